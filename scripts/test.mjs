@@ -1,0 +1,39 @@
+// `npm test`: installs what the tests need, builds, type-checks, then runs every suite.
+// TOOLDEF_SKIP_E2E=1 skips the real-VS-Code suite (it installs code-server and Chromium on first use).
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureDeps } from './ensure-deps.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+process.chdir(root);
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
+  if (r.status !== 0) {
+    console.error(`\n${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal}).`);
+    process.exit(r.status || 1);
+  }
+}
+
+function files(dir, suffix) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...files(p, suffix));
+    else if (name.endsWith(suffix)) out.push(p);
+  }
+  return out.sort();
+}
+
+ensureDeps();
+run('node', ['scripts/build.mjs']);
+run('npx', ['tsc', '-p', 'tsconfig.json']);
+run('npx', ['tsc', '-p', 'client/tsconfig.json']);
+const suites = files('out/test', '.test.js');
+if (process.env.TOOLDEF_SKIP_E2E !== '1') {
+  run('npm', ['run', 'package', '--silent']);
+  run('bash', ['scripts/setup-code-server.sh'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  suites.push(...files('test/e2e', '.test.mjs'));
+}
+run('node', ['--test', '--test-concurrency=2', ...suites]);

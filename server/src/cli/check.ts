@@ -1,0 +1,165 @@
+import { promises as fs } from 'node:fs';
+import { relative, isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
+import { kindOfRoot, mayBeDefinition, type Kind } from '../service/kind';
+import { getLanguageService } from '../service/languageService';
+import type { ToolModel } from '../service/model';
+import { isRuleCode, type RuleCode, type Severity } from '../service/rules';
+import { DEFAULT_SETTINGS } from '../service/settings';
+import type { RelatedLocation, WorkspaceIndex } from '../service/validation/context';
+import { discover } from './discover';
+import { formatJson, formatSarif, formatText, type FileReport } from './report';
+
+export interface Io {
+  readonly stdout: { write(s: string): unknown };
+  readonly stderr: { write(s: string): unknown };
+  readonly cwd: string;
+}
+
+const VERSION = '0.1.0';
+
+export const USAGE = `Usage: tooldef check [--format text|json|sarif] [--kind smart|llm] [--rule CODE=SEVERITY]... PATH...
+
+Checks tool definition files. Directories are searched for definition files; files named
+explicitly are always checked. SEVERITY is error, warning, information, hint or off.
+
+Exit status: 0 no errors, 1 errors found, 2 bad usage or unreadable files.
+`;
+
+class UsageError extends Error {}
+
+interface CheckOptions {
+  format: 'text' | 'json' | 'sarif';
+  kind?: Kind;
+  rules: Partial<Record<RuleCode, Severity | 'off'>>;
+  paths: string[];
+}
+
+function parseArgs(args: readonly string[]): CheckOptions {
+  const opts: CheckOptions = { format: 'text', rules: {}, paths: [] };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = (): string => {
+      const v = inline ?? args[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value.`);
+      return v;
+    };
+    switch (flag) {
+      case '--format': {
+        const f = value();
+        if (f !== 'text' && f !== 'json' && f !== 'sarif') throw new UsageError(`--format must be text, json or sarif, not "${f}".`);
+        opts.format = f;
+        break;
+      }
+      case '--kind': {
+        const k = value();
+        if (k !== 'smart' && k !== 'llm') throw new UsageError(`--kind must be smart or llm, not "${k}".`);
+        opts.kind = k;
+        break;
+      }
+      case '--rule': {
+        const [code, sev] = value().split('=');
+        if (!isRuleCode(code)) throw new UsageError(`--rule: unknown rule "${code}".`);
+        if (!['error', 'warning', 'information', 'hint', 'off'].includes(sev)) throw new UsageError(`--rule ${code}: severity must be error, warning, information, hint or off.`);
+        opts.rules[code] = sev as Severity | 'off';
+        break;
+      }
+      default:
+        if (a.startsWith('-') && a !== '-') throw new UsageError(`Unknown option ${a}.`);
+        opts.paths.push(a);
+    }
+  }
+  if (!opts.paths.length) throw new UsageError('Name at least one file or directory to check.');
+  return opts;
+}
+
+export async function runCli(args: readonly string[], io: Io): Promise<number> {
+  const [command, ...rest] = args;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    io.stdout.write(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  if (command === '--version') {
+    io.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  if (command !== 'check') {
+    io.stderr.write(`tooldef: unknown command "${command}".\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await check(parseArgs(rest), io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr.write(`tooldef: ${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+async function check(opts: CheckOptions, io: Io): Promise<number> {
+  const { targets, unreadable } = await discover(opts.paths.map((p) => (isAbsolute(p) ? p : resolve(io.cwd, p))));
+  const files: { file: string; model: ToolModel; explicit: boolean }[] = [];
+  const names = new Map<string, { uri: string; line: number; character: number }[]>();
+  const workspace: WorkspaceIndex = {
+    toolsNamed: (name, exceptUri): RelatedLocation[] =>
+      (names.get(name) ?? []).filter((n) => n.uri !== exceptUri).map((n) => ({ ...n, message: `also named "${name}" here` })),
+  };
+  const service = getLanguageService({ settings: { ...DEFAULT_SETTINGS, rules: opts.rules }, workspace });
+  for (const t of targets) {
+    let text: string;
+    try {
+      text = await fs.readFile(t.path, 'utf8');
+    } catch {
+      unreadable.push(t.path);
+      continue;
+    }
+    if (!t.explicit && !opts.kind && !mayBeDefinition(text)) continue;
+    const model = service.parse(TextDocument.create(pathToFileURL(t.path).toString(), 'json', 1, text), opts.kind);
+    if (!t.explicit && !model.kind && !looksLikeWrappedDefinition(model)) continue;
+    files.push({ file: display(io.cwd, t.path), model, explicit: t.explicit });
+    const nameNode = model.toolNameNode;
+    if (model.kind && nameNode?.value) {
+      const pos = model.document.positionAt(nameNode.offset);
+      const list = names.get(nameNode.value as string) ?? [];
+      list.push({ uri: model.document.uri, line: pos.line, character: pos.character });
+      names.set(nameNode.value as string, list);
+    }
+  }
+  const reports: FileReport[] = files.map(({ file, model }) => {
+    const diagnostics = service.doValidation(model);
+    if (!model.kind && model.root?.type === 'object' && !model.json.syntaxErrors.length) {
+      diagnostics.push(
+        Diagnostic.create(Range.create(0, 0, 0, 1), 'Not a tool definition: an LLM tool has `model_prompt`, a smart tool a `metadata` object with `tool_name` or `tool_code`. Use --kind to check it anyway.', DiagnosticSeverity.Error, 'not-a-definition', 'tooldef'),
+      );
+    }
+    return { file, kind: model.kind ?? null, diagnostics };
+  });
+  if (opts.format === 'json') io.stdout.write(formatJson(reports));
+  else if (opts.format === 'sarif') io.stdout.write(formatSarif(reports, VERSION));
+  else io.stdout.write(formatText(reports));
+  for (const u of unreadable) io.stderr.write(`tooldef: cannot read ${display(io.cwd, u)}: no such file or not readable.\n`);
+  const all = reports.flatMap((r) => r.diagnostics);
+  const errors = all.filter((d) => d.severity === DiagnosticSeverity.Error).length;
+  if (opts.format === 'text') {
+    const warnings = all.filter((d) => d.severity === DiagnosticSeverity.Warning).length;
+    io.stderr.write(`${reports.length} file${reports.length === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}, ${all.length - errors - warnings} other.\n`);
+  }
+  if (unreadable.length) return 2;
+  return errors ? 1 : 0;
+}
+
+/** An array whose first object is a definition: a wrapped file, reported as `root-not-object`. */
+function looksLikeWrappedDefinition(model: ToolModel): boolean {
+  const root = model.root;
+  return root?.type === 'array' && root.children!.some((c) => kindOfRoot(c) !== undefined);
+}
+
+function display(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+}

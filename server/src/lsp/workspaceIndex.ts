@@ -1,0 +1,98 @@
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { mayBeDefinition } from '../service/kind';
+import { ToolModel } from '../service/model';
+import type { RelatedLocation, WorkspaceIndex } from '../service/validation/context';
+
+interface Entry {
+  readonly name: string;
+  readonly line: number;
+  readonly character: number;
+}
+
+const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.vscode-test', '.venv', 'venv', '__pycache__']);
+const MAX_FILES = 20_000;
+const MAX_FILE_BYTES = 20 * 1024 * 1024;
+
+/**
+ * Tool names of the definition files in the workspace folders, for `duplicate-tool-name`.
+ * Open documents override what is on disk.
+ */
+export class DefinitionIndex implements WorkspaceIndex {
+  private readonly onDisk = new Map<string, Entry>();
+  private readonly open = new Map<string, Entry | null>();
+
+  toolsNamed(name: string, exceptUri: string): RelatedLocation[] {
+    const out: RelatedLocation[] = [];
+    const seen = new Set<string>();
+    const consider = (uri: string, e: Entry | null | undefined): void => {
+      if (seen.has(uri)) return;
+      seen.add(uri);
+      if (e && e.name === name && uri !== exceptUri) out.push({ uri, line: e.line, character: e.character, message: `also named "${name}" here` });
+    };
+    for (const [uri, e] of this.open) consider(uri, e);
+    for (const [uri, e] of this.onDisk) consider(uri, e);
+    return out;
+  }
+
+  /** Records an open document's current name; returns true when the name changed. */
+  setOpen(model: ToolModel): boolean {
+    const entry = entryOf(model);
+    const before = this.open.get(model.document.uri) ?? this.onDisk.get(model.document.uri);
+    this.open.set(model.document.uri, entry);
+    return before?.name !== entry?.name;
+  }
+
+  closeDocument(uri: string): void {
+    this.open.delete(uri);
+  }
+
+  async scanFolders(folders: readonly string[]): Promise<void> {
+    let budget = MAX_FILES;
+    const walk = async (dir: string): Promise<void> => {
+      let entries;
+      try {
+        entries = await fs.readdir(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const e of entries) {
+        if (budget <= 0) return;
+        const p = join(dir, e.name);
+        if (e.isDirectory() && !SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) await walk(p);
+        else if (e.isFile() && e.name.endsWith('.json')) {
+          budget--;
+          await this.updateFile(pathToFileURL(p).toString());
+        }
+      }
+    };
+    for (const folder of folders) await walk(fileURLToPath(folder));
+  }
+
+  async updateFile(uri: string): Promise<void> {
+    try {
+      const path = fileURLToPath(uri);
+      const stat = await fs.stat(path);
+      if (stat.size > MAX_FILE_BYTES) return;
+      const text = await fs.readFile(path, 'utf8');
+      const entry = mayBeDefinition(text) ? entryOf(new ToolModel(TextDocument.create(uri, 'json', 0, text))) : null;
+      if (entry) this.onDisk.set(uri, entry);
+      else this.onDisk.delete(uri);
+    } catch {
+      this.onDisk.delete(uri);
+    }
+  }
+
+  deleteFile(uri: string): void {
+    this.onDisk.delete(uri);
+  }
+}
+
+function entryOf(model: ToolModel): Entry | null {
+  const node = model.toolNameNode;
+  if (!model.kind || !node || !node.value) return null;
+  const pos = model.document.positionAt(node.offset);
+  return { name: node.value as string, line: pos.line, character: pos.character };
+}

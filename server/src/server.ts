@@ -1,0 +1,234 @@
+import {
+  createConnection,
+  DidChangeConfigurationNotification,
+  ErrorCodes,
+  FileChangeType,
+  ProposedFeatures,
+  ResponseError,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DocumentKindNotification } from './protocol';
+import { readConfig, type ServerConfig } from './lsp/config';
+import type { Kind } from './service/kind';
+import { runSafe } from './lsp/runSafe';
+import { DefinitionIndex } from './lsp/workspaceIndex';
+import { getLanguageService, ModelCache } from './service/languageService';
+import { isRuleCode } from './service/rules';
+
+const connection = createConnection(ProposedFeatures.all);
+console.log = connection.console.log.bind(connection.console);
+console.error = connection.console.error.bind(connection.console);
+process.on('unhandledRejection', (e) => connection.console.error(`Unhandled rejection: ${String(e)}`));
+
+const documents = new TextDocuments(TextDocument);
+const index = new DefinitionIndex();
+const service = getLanguageService({ workspace: index });
+const models = new ModelCache(service);
+let config: ServerConfig = readConfig(undefined);
+let pullConfiguration = false;
+let workspaceFolders: string[] = [];
+/** Kinds the user forced per document, sent by the client. */
+const forcedKinds = new Map<string, Kind>();
+
+const modelOf = (uri: string) => {
+  const doc = documents.get(uri);
+  return doc ? models.get(doc, forcedKinds.get(uri)) : undefined;
+};
+
+connection.onInitialize((params): InitializeResult => {
+  pullConfiguration = !!params.capabilities.workspace?.configuration;
+  config = readConfig((params.initializationOptions as { settings?: unknown } | undefined)?.settings);
+  service.configure(config.settings);
+  workspaceFolders = (params.workspaceFolders ?? []).map((f) => f.uri);
+  if (!workspaceFolders.length && params.rootUri) workspaceFolders = [params.rootUri];
+  return {
+    capabilities: {
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+      completionProvider: { triggerCharacters: ['"', '{', ':', ' ', ','] },
+      hoverProvider: true,
+      codeActionProvider: { codeActionKinds: ['quickfix', 'refactor.rewrite'] },
+      documentSymbolProvider: true,
+      definitionProvider: true,
+      referencesProvider: true,
+      documentHighlightProvider: true,
+      renameProvider: { prepareProvider: true },
+      documentFormattingProvider: true,
+      documentRangeFormattingProvider: true,
+      foldingRangeProvider: true,
+      selectionRangeProvider: true,
+    },
+    serverInfo: { name: 'tooldef', version: '0.1.0' },
+  };
+});
+
+connection.onInitialized(() => {
+  if (pullConfiguration) {
+    void connection.client.register(DidChangeConfigurationNotification.type, { section: 'tooldef' });
+    void refreshConfig();
+  }
+  void index.scanFolders(workspaceFolders).then(revalidateAll, (e) => connection.console.error(`Workspace scan failed: ${String(e)}`));
+});
+
+async function refreshConfig(): Promise<void> {
+  try {
+    config = readConfig(await connection.workspace.getConfiguration('tooldef'));
+  } catch (e) {
+    connection.console.error(`Reading settings failed: ${String(e)}`);
+  }
+  service.configure(config.settings);
+  models.clear();
+  revalidateAll();
+}
+
+connection.onDidChangeConfiguration((change) => {
+  if (pullConfiguration) {
+    void refreshConfig();
+  } else {
+    config = readConfig((change.settings as { tooldef?: unknown } | undefined)?.tooldef);
+    service.configure(config.settings);
+    models.clear();
+    revalidateAll();
+  }
+});
+
+// Validation: coalesced per document (a burst of changes in one turn of the event loop is validated
+// once), and dropped when a newer version arrived meanwhile.
+const pending = new Map<string, NodeJS.Immediate>();
+
+function scheduleValidation(uri: string): void {
+  const previous = pending.get(uri);
+  if (previous) clearImmediate(previous);
+  pending.set(
+    uri,
+    setImmediate(() => {
+      pending.delete(uri);
+      validate(uri);
+    }),
+  );
+}
+
+function validate(uri: string): void {
+  const doc = documents.get(uri);
+  if (!doc) return;
+  const version = doc.version;
+  const diagnostics = runSafe(connection, `validate ${uri}`, [], undefined, () => {
+    const model = models.get(doc, forcedKinds.get(uri));
+    if (index.setOpen(model)) revalidateOthers(uri);
+    return service.doValidation(model);
+  });
+  if (documents.get(uri)?.version !== version || !Array.isArray(diagnostics)) return;
+  void connection.sendDiagnostics({ uri, version, diagnostics });
+}
+
+function revalidateAll(): void {
+  for (const doc of documents.all()) scheduleValidation(doc.uri);
+}
+
+/** A tool name changed: other open definitions may gain or lose a `duplicate-tool-name`. */
+function revalidateOthers(uri: string): void {
+  for (const doc of documents.all()) if (doc.uri !== uri) scheduleValidation(doc.uri);
+}
+
+connection.onNotification(DocumentKindNotification.type, ({ uri, kind }) => {
+  if (kind) forcedKinds.set(uri, kind);
+  else forcedKinds.delete(uri);
+  scheduleValidation(uri);
+});
+
+documents.onDidOpen((e) => scheduleValidation(e.document.uri));
+documents.onDidChangeContent((e) => scheduleValidation(e.document.uri));
+documents.onDidClose((e) => {
+  const timer = pending.get(e.document.uri);
+  if (timer) clearImmediate(timer);
+  pending.delete(e.document.uri);
+  models.delete(e.document.uri);
+  forcedKinds.delete(e.document.uri);
+  index.closeDocument(e.document.uri);
+  void index.updateFile(e.document.uri).then(() => revalidateOthers(e.document.uri));
+  void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+});
+
+connection.onDidChangeWatchedFiles(async (params) => {
+  for (const change of params.changes) {
+    if (change.type === FileChangeType.Deleted) index.deleteFile(change.uri);
+    else await index.updateFile(change.uri);
+  }
+  revalidateAll();
+});
+
+connection.onCompletion((p, token) => runSafe(connection, 'completion', null, token, () => {
+  const model = modelOf(p.textDocument.uri);
+  return model ? service.doComplete(model, p.position) : null;
+}));
+
+connection.onHover((p, token) => runSafe(connection, 'hover', null, token, () => {
+  const model = modelOf(p.textDocument.uri);
+  return model ? service.doHover(model, p.position) : null;
+}));
+
+connection.onCodeAction((p, token) => runSafe(connection, 'code actions', [], token, () => {
+  const model = modelOf(p.textDocument.uri);
+  const ours = p.context.diagnostics.filter((d) => d.source === 'tooldef' && isRuleCode(d.code));
+  return model ? service.doCodeActions(model, p.range, ours) : [];
+}));
+
+connection.onDocumentSymbol((p, token) => runSafe(connection, 'document symbols', [], token, () => {
+  const model = modelOf(p.textDocument.uri);
+  return model ? service.findDocumentSymbols(model) : [];
+}));
+
+connection.onDefinition((p, token) => runSafe(connection, 'definition', [], token, () => {
+  const model = modelOf(p.textDocument.uri);
+  return model ? service.findDefinition(model, p.position) : [];
+}));
+
+connection.onReferences((p, token) => runSafe(connection, 'references', [], token, () => {
+  const model = modelOf(p.textDocument.uri);
+  return model ? service.findReferences(model, p.position, p.context.includeDeclaration) : [];
+}));
+
+connection.onDocumentHighlight((p, token) => runSafe(connection, 'document highlights', [], token, () => {
+  const model = modelOf(p.textDocument.uri);
+  return model ? service.findDocumentHighlights(model, p.position) : [];
+}));
+
+connection.onPrepareRename((p, token) => runSafe(connection, 'prepare rename', null, token, () => {
+  const model = modelOf(p.textDocument.uri);
+  return model ? service.prepareRename(model, p.position) : null;
+}));
+
+connection.onRenameRequest((p, token) => {
+  const result = runSafe(connection, 'rename', null, token, () => {
+    const model = modelOf(p.textDocument.uri);
+    return model ? service.doRename(model, p.position, p.newName) : null;
+  });
+  if (result === null || result instanceof ResponseError) return result;
+  // A refused rename is shown to the user as the request's error message.
+  return 'edit' in result ? result.edit : new ResponseError(ErrorCodes.InvalidRequest, result.error);
+});
+
+connection.onDocumentFormatting((p, token) => runSafe(connection, 'format', [], token, () => {
+  const model = modelOf(p.textDocument.uri);
+  return model ? service.format(model, undefined, p.options) : [];
+}));
+
+connection.onDocumentRangeFormatting((p, token) => runSafe(connection, 'range format', [], token, () => {
+  const model = modelOf(p.textDocument.uri);
+  return model ? service.format(model, p.range, p.options) : [];
+}));
+
+connection.onFoldingRanges((p, token) => runSafe(connection, 'folding ranges', [], token, () => {
+  const model = modelOf(p.textDocument.uri);
+  return model ? service.getFoldingRanges(model) : [];
+}));
+
+connection.onSelectionRanges((p, token) => runSafe(connection, 'selection ranges', [], token, () => {
+  const model = modelOf(p.textDocument.uri);
+  return model ? service.getSelectionRanges(model, p.positions) : [];
+}));
+
+documents.listen(connection);
+connection.listen();

@@ -1,0 +1,158 @@
+import { CodeAction, CodeActionKind, type Diagnostic, type Range, TextEdit } from 'vscode-languageserver-types';
+import { appendMember, indentUnit, lineIndent, reindent, removeProperty, replaceNode, type OffsetEdit } from './json/edits';
+import { escapeJsonContent } from './json/embeddedText';
+import { child, nodeAtOffset, nodeAtPath, property } from './json/nodes';
+import type { JsonNode } from './json/tree';
+import type { ToolModel } from './model';
+import { toRange } from './positions';
+import { isRuleCode } from './rules';
+import { nowTimestamp } from './timestamp';
+import type { FixData } from './validation/context';
+
+const MAX_CANDIDATES = 3;
+
+export function doCodeActions(model: ToolModel, range: Range, diagnostics: readonly Diagnostic[]): CodeAction[] {
+  const actions: CodeAction[] = [];
+  for (const d of diagnostics) {
+    if (d.source !== 'tooldef' || !isRuleCode(d.code) || !d.data) continue;
+    for (const { title, edits, preferred } of fixesFor(model, d, d.data as FixData)) {
+      const action = CodeAction.create(title, { changes: { [model.document.uri]: edits.map((e) => toTextEdit(model, e)) } }, CodeActionKind.QuickFix);
+      action.diagnostics = [d];
+      if (preferred) action.isPreferred = true;
+      actions.push(action);
+    }
+  }
+  // "Update timestamp to now": the fix of an invalid timestamp, and a refactoring on any timestamp.
+  const invalid = diagnostics.find((d) => d.source === 'tooldef' && d.code === 'invalid-timestamp');
+  const ts = timestampAt(model, model.document.offsetAt(invalid?.range.start ?? range.start));
+  if (ts) {
+    const edit = { changes: { [model.document.uri]: [toTextEdit(model, replaceNode(ts, JSON.stringify(nowTimestamp())))] } };
+    const action = CodeAction.create('Update timestamp to now', edit, invalid ? CodeActionKind.QuickFix : CodeActionKind.RefactorRewrite);
+    if (invalid) {
+      action.diagnostics = [invalid];
+      action.isPreferred = true;
+    }
+    actions.push(action);
+  }
+  return actions;
+}
+
+interface Fix {
+  readonly title: string;
+  readonly edits: OffsetEdit[];
+  readonly preferred?: boolean;
+}
+
+function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
+  const at = model.document.offsetAt(d.range.start);
+  switch (data.fix) {
+    case 'replace':
+      return data.candidates.slice(0, MAX_CANDIDATES).map((c, i) => ({
+        title: `Change to ${data.quoted ? JSON.stringify(c) : `"${c}"`}`,
+        edits: [replaceNode(data, data.quoted ? JSON.stringify(c) : escapeJsonContent(c))],
+        preferred: i === 0 && data.candidates.length === 1,
+      }));
+    case 'unknown-name': {
+      const fixes: Fix[] = data.candidates.slice(0, MAX_CANDIDATES).map((c, i) => ({
+        title: `Change to \`${c}\``,
+        edits: [replaceNode(data, escapeJsonContent(c))],
+        preferred: i === 0,
+      }));
+      const add = addVariable(model, data.name);
+      if (add) fixes.push({ title: `Add variable \`${data.name}\``, edits: [add] });
+      return fixes;
+    }
+    case 'trim-placeholder':
+      return [{ title: `Remove the spaces: {{${data.name}}}`, edits: [replaceNode(data, escapeJsonContent(data.name))], preferred: true }];
+    case 'rename-key': {
+      const key = nodeAtOffset(model.root, at);
+      if (key?.type !== 'string') return [];
+      return data.candidates.slice(0, MAX_CANDIDATES).map((c, i) => ({ title: `Rename to \`${c}\``, edits: [replaceNode(key, JSON.stringify(c))], preferred: i === 0 }));
+    }
+    case 'wrap-array': {
+      const node = nodeAtOffset(model.root, at);
+      if (!node) return [];
+      return [{ title: 'Wrap in an array', edits: [replaceNode(node, `[${model.text.slice(node.offset, node.offset + node.length)}]`)], preferred: true }];
+    }
+    case 'unwrap-array': {
+      const node = nodeAtOffset(model.root, at);
+      if (node?.type !== 'array') return [];
+      const item = node.children![0];
+      return [{ title: 'Unwrap the array', edits: [replaceNode(node, item ? model.text.slice(item.offset, item.offset + item.length) : '""')], preferred: true }];
+    }
+    case 'move-field':
+      return moveField(model, data.from, data.to);
+    case 'flatten-avatar':
+      return flattenAvatar(model);
+  }
+}
+
+function addVariable(model: ToolModel, name: string): OffsetEdit | undefined {
+  const metadata = model.metadata;
+  if (!metadata) return undefined;
+  const fields: [string, string][] = [['name', name], ...(model.kind === 'llm' ? [['type', 'text'] as [string, string]] : []), ['description', ''], ['default', '']];
+  const unit = indentUnit(model.text);
+  const item = `{\n${fields.map(([k, v]) => `${unit}${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',\n')}\n}`;
+  const variables = child(metadata, 'variables');
+  if (variables?.type === 'array') return appendMember(model.text, variables, undefined, item);
+  if (variables) return undefined;
+  return appendMember(model.text, metadata, 'variables', `[\n${unit}${reindent(item, '', unit)}\n]`);
+}
+
+function moveField(model: ToolModel, from: (string | number)[], to: (string | number)[]): Fix[] {
+  const key = String(from[from.length - 1]);
+  const source = nodeAtPath(model.root, from.slice(0, -1));
+  const prop = property(source, key);
+  if (!prop) return [];
+  const propText = model.text.slice(prop.offset, prop.offset + prop.length);
+  const valueText = reindent(propText.slice(propText.indexOf(':') + 1).trim(), lineIndent(model.text, prop.offset), '');
+  const remove = removeProperty(prop);
+  // Find or create the target container, creating missing levels on the way.
+  let target: JsonNode | undefined = model.root;
+  let i = 0;
+  for (; i < to.length; i++) {
+    const next = child(target, String(to[i]));
+    if (next?.type !== 'object') break;
+    target = next;
+  }
+  if (!target || target.type !== 'object') return [];
+  if (i < to.length && child(target, String(to[i]))) return []; // exists but is not an object: leave it to the user
+  if (i === to.length && property(target, key)) return []; // the target already has this field
+  // Wrap the value in the levels of `to` that do not exist yet.
+  const unit = indentUnit(model.text);
+  let value = valueText;
+  let insertKey = key;
+  for (let j = to.length - 1; j >= i; j--) {
+    value = `{\n${unit}${JSON.stringify(insertKey)}: ${reindent(value, '', unit)}\n}`;
+    insertKey = String(to[j]);
+  }
+  const insert = appendMember(model.text, target, insertKey, value);
+  const where = to.length ? `\`${to.join('.')}\`` : 'the top level';
+  return [{ title: `Move \`${key}\` into ${where}`, edits: [remove, insert], preferred: true }];
+}
+
+function flattenAvatar(model: ToolModel): Fix[] {
+  const metadata = model.metadata;
+  const prop = property(metadata, 'avatar');
+  const nested = prop?.children?.[1];
+  if (!metadata || nested?.type !== 'object') return [];
+  const indent = lineIndent(model.text, prop!.offset);
+  const members = nested.children!.map((p) => model.text.slice(p.offset, p.offset + p.length).trim());
+  const edits: OffsetEdit[] = [replaceNode(prop!, members.join(`,\n${indent}`) || '"avatar": ""')];
+  const outerType = property(metadata, 'avatar_type');
+  if (outerType && property(nested, 'avatar_type')) edits.push(removeProperty(outerType));
+  return [{ title: 'Move avatar_type and avatar directly into metadata', edits: sortEdits(edits), preferred: true }];
+}
+
+function sortEdits(edits: OffsetEdit[]): OffsetEdit[] {
+  return edits.sort((a, b) => a.offset - b.offset);
+}
+
+function timestampAt(model: ToolModel, offset: number): JsonNode | undefined {
+  const ts = child(model.metadata, 'timestamp');
+  return ts?.type === 'string' && offset >= ts.offset && offset <= ts.offset + ts.length ? ts : undefined;
+}
+
+function toTextEdit(model: ToolModel, e: OffsetEdit): TextEdit {
+  return TextEdit.replace(toRange(model.document, e), e.newText);
+}

@@ -1,0 +1,138 @@
+/**
+ * The one place that maps between the decoded content of a JSON string and offsets in the document.
+ *
+ * Every JSON escape (`\n`, `\"`, `\uXXXX` …) decodes to exactly one UTF-16 code unit, and every other
+ * character is copied unit for unit, so the map only has to remember where the escapes are: a decoded
+ * offset is its document offset minus the extra characters of the escapes before it. A surrogate pair
+ * written as two `\uXXXX` escapes is two escapes, one per code unit.
+ */
+export class EmbeddedText {
+  /** Decoded content. */
+  readonly text: string;
+  /** Document offset of the first content character (just after the opening quote). */
+  readonly contentStart: number;
+  /** Document offset just past the last content character (the closing quote, when there is one). */
+  readonly contentEnd: number;
+  /** Decoded offsets of the escapes, ascending. */
+  private readonly escDecoded: number[];
+  /** Extra document characters of the escapes up to and including escape i (cumulative). */
+  private readonly escExtra: number[];
+
+  private constructor(text: string, contentStart: number, contentEnd: number, escDecoded: number[], escExtra: number[]) {
+    this.text = text;
+    this.contentStart = contentStart;
+    this.contentEnd = contentEnd;
+    this.escDecoded = escDecoded;
+    this.escExtra = escExtra;
+  }
+
+  /**
+   * Decodes the string literal whose opening quote is at `quote` and whose node spans `length`
+   * characters (the closing quote may be missing in a broken document). Invalid escapes are kept
+   * as their raw characters so that offsets stay meaningful.
+   */
+  static fromLiteral(doc: string, quote: number, length: number): EmbeddedText {
+    const contentStart = quote + 1;
+    let contentEnd = quote + length;
+    if (length >= 2 && doc.charCodeAt(contentEnd - 1) === 0x22 && !isEscaped(doc, contentEnd - 1, contentStart)) contentEnd--;
+    const escDecoded: number[] = [];
+    const escExtra: number[] = [];
+    let firstEscape = doc.indexOf('\\', contentStart);
+    if (firstEscape < 0 || firstEscape >= contentEnd) {
+      return new EmbeddedText(doc.slice(contentStart, contentEnd), contentStart, contentEnd, escDecoded, escExtra);
+    }
+    const parts: string[] = [];
+    let extra = 0;
+    let from = contentStart;
+    for (let i = firstEscape; i >= 0 && i < contentEnd; i = doc.indexOf('\\', from)) {
+      parts.push(doc.slice(from, i));
+      const decodedAt = i - contentStart - extra;
+      const c = doc[i + 1];
+      let unit: string | undefined;
+      let width = 2;
+      if (c === 'u') {
+        const hex = doc.slice(i + 2, i + 6);
+        if (/^[0-9a-fA-F]{4}$/.test(hex) && i + 6 <= contentEnd) {
+          unit = String.fromCharCode(parseInt(hex, 16));
+          width = 6;
+        }
+      } else if (c !== undefined && i + 2 <= contentEnd) {
+        unit = SIMPLE_ESCAPES[c];
+      }
+      if (unit === undefined) {
+        // Not a valid escape: keep the backslash literally (the syntax check reports it).
+        parts.push('\\');
+        from = i + 1;
+        continue;
+      }
+      parts.push(unit);
+      extra += width - 1;
+      escDecoded.push(decodedAt);
+      escExtra.push(extra);
+      from = i + width;
+    }
+    parts.push(doc.slice(from, contentEnd));
+    return new EmbeddedText(parts.join(''), contentStart, contentEnd, escDecoded, escExtra);
+  }
+
+  /** Document offset of decoded offset `d` (0 ≤ d ≤ text.length); an escape maps to its backslash. */
+  toDocument(d: number): number {
+    const k = upperBound(this.escDecoded, d - 1); // escapes strictly before d
+    return this.contentStart + d + (k > 0 ? this.escExtra[k - 1] : 0);
+  }
+
+  /** Decoded offset of document offset `o`; an offset inside an escape maps to the unit it produces. */
+  toDecoded(o: number): number {
+    if (o <= this.contentStart) return 0;
+    if (o >= this.contentEnd) return this.text.length;
+    let lo = 0;
+    let hi = this.escDecoded.length;
+    // Find the number of escapes that start before document offset o.
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.escapeStart(mid) < o) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) {
+      const start = this.escapeStart(lo - 1);
+      const width = this.escExtra[lo - 1] - (lo > 1 ? this.escExtra[lo - 2] : 0) + 1;
+      if (o < start + width) return this.escDecoded[lo - 1];
+    }
+    return o - this.contentStart - (lo > 0 ? this.escExtra[lo - 1] : 0);
+  }
+
+  /** Document range of the decoded range [start, end). */
+  rangeToDocument(start: number, end: number): { offset: number; length: number } {
+    const offset = this.toDocument(start);
+    return { offset, length: this.toDocument(end) - offset };
+  }
+
+  private escapeStart(i: number): number {
+    return this.contentStart + this.escDecoded[i] + (i > 0 ? this.escExtra[i - 1] : 0);
+  }
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+function isEscaped(doc: string, at: number, floor: number): boolean {
+  let n = 0;
+  for (let k = at - 1; k >= floor && doc.charCodeAt(k) === 0x5c; k--) n++;
+  return n % 2 === 1;
+}
+
+/** Number of elements of ascending `a` that are ≤ x. */
+function upperBound(a: number[], x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid] <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Escapes decoded text as the content of a JSON string literal (without the quotes). */
+export function escapeJsonContent(s: string): string {
+  return JSON.stringify(s).slice(1, -1);
+}

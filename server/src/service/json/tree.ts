@@ -1,0 +1,279 @@
+import { parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+
+export type NodeType = 'object' | 'array' | 'property' | 'string' | 'number' | 'boolean' | 'null';
+
+/** Same shape as jsonc-parser's `Node`, so its helpers (findNodeAtOffset, getNodePath …) work on it. */
+export interface JsonNode {
+  readonly type: NodeType;
+  readonly offset: number;
+  length: number;
+  parent?: JsonNode;
+  children?: JsonNode[];
+  value?: unknown;
+  colonOffset?: number;
+}
+
+export interface SyntaxError {
+  readonly offset: number;
+  readonly length: number;
+  readonly message: string;
+}
+
+export interface ParsedJson {
+  readonly root: JsonNode | undefined;
+  /** The JSON value: from `JSON.parse` when the text is valid, else recovered from the tree. */
+  readonly value: unknown;
+  readonly syntaxErrors: readonly SyntaxError[];
+}
+
+/** Deeper documents are not recovered (jsonc-parser recurses); valid ones of any depth still parse. */
+const MAX_RECOVERY_DEPTH = 500;
+
+/**
+ * Valid JSON takes the fast path: `JSON.parse` checks it and a position index is built by a scanner
+ * that trusts the text (strings are skipped with `indexOf`, so long strings cost almost nothing).
+ * Only invalid JSON pays for jsonc-parser's error-recovering tree.
+ */
+export function parseJson(text: string): ParsedJson {
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const body = start ? text.slice(1) : text;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return recover(text, start);
+  }
+  return { root: indexValidJson(text, start), value, syntaxErrors: [] };
+}
+
+function recover(text: string, start: number): ParsedJson {
+  if (nestingDepth(text) > MAX_RECOVERY_DEPTH) {
+    return {
+      root: undefined,
+      value: undefined,
+      syntaxErrors: [{ offset: start, length: 1, message: `The JSON is invalid and nested more than ${MAX_RECOVERY_DEPTH} levels deep; fix the syntax near the first unbalanced bracket.` }],
+    };
+  }
+  const errors: ParseError[] = [];
+  const body = start ? ' ' + text.slice(1) : text; // keep offsets: the BOM becomes a space
+  const root = parseTree(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false }) as JsonNode | undefined;
+  const syntaxErrors: SyntaxError[] = [];
+  const seen = new Set<number>();
+  for (const e of errors) {
+    if (seen.has(e.offset)) continue; // one problem per place
+    seen.add(e.offset);
+    syntaxErrors.push(trailingComma(e, body) ?? { offset: e.offset, length: Math.max(e.length, 1), message: syntaxMessage(e) });
+  }
+  return { root, value: root ? nodeValue(root) : undefined, syntaxErrors };
+}
+
+/** A name or value expected right before a closer after a comma: point at the comma itself. */
+function trailingComma(e: ParseError, text: string): SyntaxError | undefined {
+  const code = printParseErrorCode(e.error);
+  if (code !== 'PropertyNameExpected' && code !== 'ValueExpected') return undefined;
+  const c = text[e.offset];
+  if (c !== '}' && c !== ']') return undefined;
+  let i = e.offset - 1;
+  while (i >= 0 && /\s/.test(text[i])) i--;
+  if (text[i] !== ',') return undefined;
+  return { offset: i, length: 1, message: 'Trailing comma: definition files are strict JSON, remove it.' };
+}
+
+function syntaxMessage(e: ParseError): string {
+  const code = printParseErrorCode(e.error);
+  const hints: Record<string, string> = {
+    InvalidCommentToken: 'Definition files are strict JSON: remove the comment.',
+    ValueExpected: 'Value expected: add a value here.',
+    PropertyNameExpected: 'Property name expected: write a "name": value pair; names need double quotes.',
+    CommaExpected: 'Comma expected: add a comma between the two values.',
+    ColonExpected: 'Colon expected: write "name": value.',
+    CloseBraceExpected: 'Closing brace expected: add } to close the object.',
+    CloseBracketExpected: 'Closing bracket expected: add ] to close the array.',
+    EndOfFileExpected: 'End of file expected: the document holds one value; remove what follows it.',
+    UnexpectedEndOfString: 'Unterminated string: add the closing double quote.',
+    UnexpectedEndOfComment: 'Unterminated comment: definition files are strict JSON, remove the comment.',
+    UnexpectedEndOfNumber: 'Incomplete number: complete or remove it.',
+    InvalidUnicode: 'Invalid \\u escape: use four hex digits, e.g. \\u00e9.',
+    InvalidEscapeCharacter: 'Invalid escape: JSON allows \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX only.',
+    InvalidCharacter: 'Invalid character in string: control characters such as tabs and line breaks must be escaped (\\t, \\n).',
+    InvalidSymbol: 'Invalid symbol: strict JSON allows only objects, arrays, double-quoted strings, numbers, true, false and null.',
+    InvalidNumberFormat: 'Invalid number: JSON numbers have no leading zeros, + sign, NaN or Infinity.',
+  };
+  return hints[code] ?? `Invalid JSON (${code}).`;
+}
+
+/** Bracket depth outside strings: cheap guard before a recursive parser sees the text. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = stringEnd(text, i, true);
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) max = depth;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return max;
+}
+
+/** Offset of the closing quote of the string opening at `quote` (or text end when `lenient` and unclosed). */
+function stringEnd(text: string, quote: number, lenient = false): number {
+  let from = quote + 1;
+  for (;;) {
+    const q = text.indexOf('"', from);
+    if (q < 0) return lenient ? text.length : -1;
+    let backslashes = 0;
+    for (let k = q - 1; text.charCodeAt(k) === 0x5c; k--) backslashes++;
+    if (backslashes % 2 === 0) return q;
+    from = q + 1;
+  }
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/** Builds the position tree of text already known to be valid JSON, iteratively (any depth). */
+function indexValidJson(text: string, start: number): JsonNode {
+  let pos = start;
+  const skipWs = (): void => {
+    for (let c = text.charCodeAt(pos); c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; c = text.charCodeAt(++pos));
+  };
+  const stack: JsonNode[] = [];
+  let root: JsonNode | undefined;
+
+  const attach = (node: JsonNode): void => {
+    const parent = stack[stack.length - 1];
+    if (!parent) {
+      root = node;
+      return;
+    }
+    node.parent = parent;
+    parent.children!.push(node);
+  };
+  // After a value completes: close the enclosing property and consume a separator or closer.
+  const afterValue = (end: number): void => {
+    let top = stack[stack.length - 1];
+    if (top?.type === 'property') {
+      top.length = end - top.offset;
+      stack.pop();
+      top = stack[stack.length - 1];
+    }
+    for (;;) {
+      skipWs();
+      const c = text.charCodeAt(pos);
+      if (c === 0x2c) {
+        pos++;
+        return;
+      }
+      if ((c === 0x7d || c === 0x5d) && top) {
+        pos++;
+        top.length = pos - top.offset;
+        stack.pop();
+        const parent = stack[stack.length - 1];
+        if (parent?.type === 'property') {
+          parent.length = pos - parent.offset;
+          stack.pop();
+        }
+        top = stack[stack.length - 1];
+        continue;
+      }
+      return;
+    }
+  };
+
+  for (;;) {
+    skipWs();
+    if (pos >= text.length) break;
+    const container = stack[stack.length - 1];
+    const c = text.charCodeAt(pos);
+    if (container?.type === 'object') {
+      if (c === 0x7d) {
+        // empty object
+        pos++;
+        container.length = pos - container.offset;
+        stack.pop();
+        afterValue(pos);
+        continue;
+      }
+      const keyEnd = stringEnd(text, pos);
+      const key: JsonNode = { type: 'string', offset: pos, length: keyEnd + 1 - pos, value: decodeString(text, pos, keyEnd) };
+      const prop: JsonNode = { type: 'property', offset: pos, length: 0, children: [key], parent: container };
+      key.parent = prop;
+      container.children!.push(prop);
+      pos = keyEnd + 1;
+      skipWs();
+      prop.colonOffset = pos;
+      pos++;
+      stack.push(prop);
+      continue;
+    }
+    if (c === 0x5d && container?.type === 'array' && container.children!.length === 0) {
+      pos++;
+      container.length = pos - container.offset;
+      stack.pop();
+      afterValue(pos);
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) {
+      const node: JsonNode = { type: c === 0x7b ? 'object' : 'array', offset: pos, length: 0, children: [] };
+      attach(node);
+      stack.push(node);
+      pos++;
+      continue;
+    }
+    let node: JsonNode;
+    if (c === 0x22) {
+      const end = stringEnd(text, pos);
+      node = { type: 'string', offset: pos, length: end + 1 - pos, value: decodeString(text, pos, end) };
+    } else if (c === 0x74) {
+      node = { type: 'boolean', offset: pos, length: 4, value: true };
+    } else if (c === 0x66) {
+      node = { type: 'boolean', offset: pos, length: 5, value: false };
+    } else if (c === 0x6e) {
+      node = { type: 'null', offset: pos, length: 4, value: null };
+    } else {
+      NUMBER.lastIndex = pos;
+      const m = NUMBER.exec(text)!;
+      node = { type: 'number', offset: pos, length: m[0].length, value: Number(m[0]) };
+    }
+    attach(node);
+    pos = node.offset + node.length;
+    afterValue(pos);
+  }
+  return root!;
+}
+
+function decodeString(text: string, quote: number, end: number): string {
+  const raw = text.slice(quote + 1, end);
+  return raw.indexOf('\\') < 0 ? raw : (JSON.parse(text.slice(quote, end + 1)) as string);
+}
+
+/** Plain value of a (possibly recovered) tree, iterative so deep trees cannot overflow the stack. */
+export function nodeValue(root: JsonNode): unknown {
+  const out = new Map<JsonNode, unknown>();
+  const order: JsonNode[] = [];
+  const todo = [root];
+  while (todo.length) {
+    const n = todo.pop()!;
+    order.push(n);
+    for (const child of n.children ?? []) todo.push(child);
+  }
+  for (let i = order.length - 1; i >= 0; i--) {
+    const n = order[i];
+    if (n.type === 'object') {
+      const obj: Record<string, unknown> = {};
+      for (const p of n.children!) {
+        const [k, v] = p.children ?? [];
+        if (k && v) obj[String(k.value)] = out.get(v);
+      }
+      out.set(n, obj);
+    } else if (n.type === 'array') {
+      out.set(n, n.children!.map((c) => out.get(c)));
+    } else if (n.type !== 'property') {
+      out.set(n, n.value);
+    }
+  }
+  return out.get(root);
+}

@@ -1,0 +1,94 @@
+import type { FormattingOptions } from 'jsonc-parser';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { CodeAction, CompletionList, Diagnostic, DocumentHighlight, DocumentSymbol, FoldingRange, Hover, Location, Position, Range, SelectionRange, TextEdit } from 'vscode-languageserver-types';
+import { doCodeActions } from './codeActions';
+import { doComplete } from './completion';
+import { doHover } from './hover';
+import type { Kind } from './kind';
+import { ToolModel } from './model';
+import { doRename, findDefinition, findDocumentHighlights, findReferences, prepareRename, type RenameResult } from './navigation';
+import { DEFAULT_SETTINGS, type Settings } from './settings';
+import { format, getFoldingRanges, getSelectionRanges } from './structureFeatures';
+import { findDocumentSymbols } from './symbols';
+import type { WorkspaceIndex } from './validation/context';
+import { collectProblems, toDiagnostics } from './validation/index';
+
+export interface LanguageServiceOptions {
+  settings?: Settings;
+  workspace?: WorkspaceIndex;
+}
+
+/**
+ * The pure language service: no LSP transport, no editor. Callers parse a document version once
+ * with `parse` (or through `createModelCache`) and hand the model to each feature.
+ */
+export interface LanguageService {
+  configure(settings: Settings): void;
+  readonly settings: Settings;
+  parse(document: TextDocument, forcedKind?: Kind): ToolModel;
+  doValidation(model: ToolModel): Diagnostic[];
+  doComplete(model: ToolModel, position: Position): CompletionList;
+  doHover(model: ToolModel, position: Position): Hover | null;
+  doCodeActions(model: ToolModel, range: Range, diagnostics: readonly Diagnostic[]): CodeAction[];
+  findDocumentSymbols(model: ToolModel): DocumentSymbol[];
+  findDefinition(model: ToolModel, position: Position): Location[];
+  findReferences(model: ToolModel, position: Position, includeDeclaration: boolean): Location[];
+  findDocumentHighlights(model: ToolModel, position: Position): DocumentHighlight[];
+  prepareRename(model: ToolModel, position: Position): { range: Range; placeholder: string } | null;
+  doRename(model: ToolModel, position: Position, newName: string): RenameResult;
+  format(model: ToolModel, range: Range | undefined, options: FormattingOptions): TextEdit[];
+  getFoldingRanges(model: ToolModel): FoldingRange[];
+  getSelectionRanges(model: ToolModel, positions: readonly Position[]): SelectionRange[];
+}
+
+export function getLanguageService(options: LanguageServiceOptions = {}): LanguageService {
+  let settings = options.settings ?? DEFAULT_SETTINGS;
+  const at = (model: ToolModel, p: Position): number => model.document.offsetAt(p);
+  return {
+    configure(next) {
+      settings = next;
+    },
+    get settings() {
+      return settings;
+    },
+    parse: (document, forcedKind) => new ToolModel(document, forcedKind),
+    doValidation: (model) => toDiagnostics(model, collectProblems(model, settings, options.workspace), settings),
+    doComplete: (model, p) => doComplete(model, at(model, p), settings),
+    doHover: (model, p) => doHover(model, at(model, p)),
+    doCodeActions,
+    findDocumentSymbols,
+    findDefinition: (model, p) => findDefinition(model, at(model, p)),
+    findReferences: (model, p, includeDeclaration) => findReferences(model, at(model, p), includeDeclaration),
+    findDocumentHighlights: (model, p) => findDocumentHighlights(model, at(model, p)),
+    prepareRename: (model, p) => prepareRename(model, at(model, p)),
+    doRename: (model, p, newName) => doRename(model, at(model, p), newName),
+    format,
+    getFoldingRanges,
+    getSelectionRanges,
+  };
+}
+
+/** Keeps the parsed model of the latest version of each open document: one parse per version. */
+export class ModelCache {
+  private readonly models = new Map<string, ToolModel>();
+
+  constructor(private readonly service: LanguageService) {}
+
+  get(document: TextDocument, forcedKind?: Kind): ToolModel {
+    const cached = this.models.get(document.uri);
+    if (cached && cached.document.version === document.version && cached.document === document && cached.forcedKind === forcedKind) return cached;
+    const model = this.service.parse(document, forcedKind);
+    this.models.set(document.uri, model);
+    return model;
+  }
+
+  delete(uri: string): void {
+    this.models.delete(uri);
+  }
+
+  clear(): void {
+    this.models.clear();
+  }
+}
+
+export type { ToolModel, Settings, Kind, WorkspaceIndex };

@@ -1,0 +1,111 @@
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { parseJson, type JsonNode, type ParsedJson } from './json/tree';
+import { child, stringValue } from './json/nodes';
+import { EmbeddedText } from './json/embeddedText';
+import { kindOfRoot, type Kind } from './kind';
+import { scanPlaceholders, type Placeholder } from './template';
+
+export interface VariableDecl {
+  readonly index: number;
+  readonly node: JsonNode;
+  readonly name: string | undefined;
+  readonly nameNode: JsonNode | undefined;
+  readonly type: string | undefined;
+  readonly typeNode: JsonNode | undefined;
+  readonly defaultNode: JsonNode | undefined;
+  readonly allowedNode: JsonNode | undefined;
+  /** String entries of `allowed_values`, when it is an array. */
+  readonly allowedValues: string[] | undefined;
+  readonly description: string | undefined;
+}
+
+export interface PromptModel {
+  readonly node: JsonNode;
+  readonly embedded: EmbeddedText;
+  readonly placeholders: readonly Placeholder[];
+}
+
+/**
+ * Everything derived from one version of a document, parsed once and shared by every feature.
+ * Derived parts are computed on first use.
+ */
+export class ToolModel {
+  readonly json: ParsedJson;
+  readonly kind: Kind | undefined;
+  /** The kind the user forced (setting or CLI flag), if any. */
+  readonly forcedKind: Kind | undefined;
+  private variablesMemo?: VariableDecl[];
+  private promptMemo?: PromptModel | null;
+
+  constructor(
+    readonly document: TextDocument,
+    forcedKind?: Kind,
+  ) {
+    this.json = parseJson(document.getText());
+    this.forcedKind = forcedKind;
+    this.kind = forcedKind ?? kindOfRoot(this.json.root);
+  }
+
+  get text(): string {
+    return this.document.getText();
+  }
+
+  get root(): JsonNode | undefined {
+    return this.json.root;
+  }
+
+  get metadata(): JsonNode | undefined {
+    const m = child(this.root, 'metadata');
+    return m?.type === 'object' ? m : undefined;
+  }
+
+  /** The name the workspace shows: `tool_name` of a smart tool, `prompt_name` of an LLM tool. */
+  get toolNameNode(): JsonNode | undefined {
+    const n = child(this.metadata, this.kind === 'llm' ? 'prompt_name' : 'tool_name');
+    return n?.type === 'string' ? n : undefined;
+  }
+
+  get variables(): readonly VariableDecl[] {
+    if (!this.variablesMemo) {
+      const arr = child(this.metadata, 'variables');
+      this.variablesMemo = arr?.type === 'array' ? arr.children!.map(toVariable) : [];
+    }
+    return this.variablesMemo;
+  }
+
+  get prompt(): PromptModel | undefined {
+    if (this.promptMemo === undefined) {
+      const node = child(this.root, 'model_prompt');
+      if (node?.type === 'string') {
+        const embedded = EmbeddedText.fromLiteral(this.text, node.offset, node.length);
+        this.promptMemo = { node, embedded, placeholders: scanPlaceholders(embedded.text) };
+      } else {
+        this.promptMemo = null;
+      }
+    }
+    return this.promptMemo ?? undefined;
+  }
+
+  /** Declared variables by exact name (the first declaration wins). */
+  variableByName(name: string): VariableDecl | undefined {
+    return this.variables.find((v) => v.name === name);
+  }
+}
+
+function toVariable(node: JsonNode, index: number): VariableDecl {
+  const nameNode = child(node, 'name');
+  const typeNode = child(node, 'type');
+  const allowedNode = child(node, 'allowed_values');
+  return {
+    index,
+    node,
+    name: stringValue(nameNode),
+    nameNode: nameNode?.type === 'string' ? nameNode : undefined,
+    type: stringValue(typeNode),
+    typeNode,
+    defaultNode: child(node, 'default'),
+    allowedNode,
+    allowedValues: allowedNode?.type === 'array' ? allowedNode.children!.filter((c) => c.type === 'string').map((c) => c.value as string) : undefined,
+    description: stringValue(child(node, 'description')),
+  };
+}

@@ -1,0 +1,18 @@
+import type { Kind } from './kind';
+import type { RuleCode, Severity } from './rules';
+
+export interface Settings {
+  /** Model ids that are not reported as `unknown-model`. */
+  readonly knownModels: readonly string[];
+  /** Per-rule severity overrides; `off` silences a rule. */
+  readonly rules: Readonly<Partial<Record<RuleCode, Severity | 'off'>>>;
+}
+
+export const DEFAULT_KNOWN_MODELS = ['gpt-4', 'gpt-3.5', 'claude', 'chat-bison'] as const;
+
+export const DEFAULT_SETTINGS: Settings = { knownModels: DEFAULT_KNOWN_MODELS, rules: {} };
+
+export interface DocumentOptions {
+  /** Forces the kind of a file that detection cannot classify yet. */
+  readonly kind?: Kind;
+}

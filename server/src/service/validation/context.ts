@@ -1,0 +1,48 @@
+import type { JsonNode } from '../json/tree';
+import type { ToolModel } from '../model';
+import type { RuleCode } from '../rules';
+import type { Settings } from '../settings';
+
+/** Facts a fix needs, carried on the diagnostic so code actions need no second analysis. */
+export type FixData =
+  | { fix: 'replace'; offset: number; length: number; candidates: string[]; quoted: boolean }
+  /** A reference to an undeclared variable: rename it to a candidate, or declare it. */
+  | { fix: 'unknown-name'; offset: number; length: number; candidates: string[]; name: string }
+  | { fix: 'rename-key'; candidates: string[] }
+  | { fix: 'move-field'; from: (string | number)[]; to: (string | number)[] }
+  | { fix: 'wrap-array' }
+  | { fix: 'unwrap-array' }
+  | { fix: 'flatten-avatar' }
+  | { fix: 'trim-placeholder'; offset: number; length: number; name: string };
+
+export interface RelatedLocation {
+  readonly uri: string;
+  readonly line: number;
+  readonly character: number;
+  readonly message: string;
+}
+
+export interface Problem {
+  readonly code: RuleCode;
+  readonly offset: number;
+  readonly length: number;
+  readonly message: string;
+  readonly data?: FixData;
+  readonly related?: readonly RelatedLocation[];
+}
+
+/** Other definition files of the workspace, for rules that look across files. */
+export interface WorkspaceIndex {
+  /** Definitions other than `uri` whose tool name is `name`. */
+  toolsNamed(name: string, exceptUri: string): RelatedLocation[];
+}
+
+export interface ValidationContext {
+  readonly model: ToolModel;
+  readonly settings: Settings;
+  readonly workspace: WorkspaceIndex | undefined;
+  report(code: RuleCode, at: JsonNode | { offset: number; length: number }, message: string, data?: FixData, related?: RelatedLocation[]): void;
+}
+
+/** A semantic check: adding a rule is adding one of these to the list in `validation/index.ts`. */
+export type Validator = (ctx: ValidationContext) => void;

@@ -1,0 +1,82 @@
+import { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, Range } from 'vscode-languageserver-types';
+import type { ToolModel } from '../model';
+import { RULES, type RuleCode, type Severity } from '../rules';
+import type { Settings } from '../settings';
+import type { Problem, ValidationContext, Validator, WorkspaceIndex } from './context';
+import { avatar } from './avatar';
+import { email, fileName, duplicateToolName, parameters, timestamp, version } from './metadata';
+import { modelVersion } from './models';
+import { expectedOutput } from './output';
+import { shape } from './shape';
+import { duplicateKeys, mixedKind, rootShape, syntax } from './structure';
+import { placeholders } from './templates';
+import { variableNames, variableValues } from './variables';
+
+/** Rules that hold for any JSON handed to the service. */
+const ALWAYS: readonly Validator[] = [syntax, rootShape, duplicateKeys];
+
+/**
+ * Rules for a recognised definition. The embedded-Python rules plug in here as further validators
+ * over the same model.
+ */
+const DEFINITION: readonly Validator[] = [
+  mixedKind,
+  shape,
+  variableNames,
+  variableValues,
+  placeholders,
+  expectedOutput,
+  modelVersion,
+  avatar,
+  timestamp,
+  email,
+  version,
+  parameters,
+  fileName,
+  duplicateToolName,
+];
+
+export function collectProblems(model: ToolModel, settings: Settings, workspace?: WorkspaceIndex): Problem[] {
+  const problems: Problem[] = [];
+  const ctx: ValidationContext = {
+    model,
+    settings,
+    workspace,
+    report(code, at, message, data, related) {
+      problems.push({ code, offset: at.offset, length: at.length, message, data, related });
+    },
+  };
+  for (const v of ALWAYS) v(ctx);
+  if (model.kind && model.root?.type === 'object') for (const v of DEFINITION) v(ctx);
+  return problems;
+}
+
+const SEVERITY: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+export function toDiagnostics(model: ToolModel, problems: readonly Problem[], settings: Settings): Diagnostic[] {
+  const doc = model.document;
+  const out: Diagnostic[] = [];
+  for (const p of [...problems].sort((a, b) => a.offset - b.offset)) {
+    const severity = effectiveSeverity(p.code, settings);
+    if (severity === 'off') continue;
+    const d = Diagnostic.create(Range.create(doc.positionAt(p.offset), doc.positionAt(p.offset + p.length)), p.message, SEVERITY[severity], p.code, 'tooldef');
+    if (p.data) d.data = p.data;
+    if (p.related?.length) {
+      d.relatedInformation = p.related.map((r) =>
+        DiagnosticRelatedInformation.create({ uri: r.uri, range: Range.create(r.line, r.character, r.line, r.character) }, r.message),
+      );
+    }
+    if (p.code === 'unused-variable') d.tags = [DiagnosticTag.Unnecessary];
+    out.push(d);
+  }
+  return out;
+}
+
+export function effectiveSeverity(code: RuleCode, settings: Settings): Severity | 'off' {
+  return settings.rules[code] ?? RULES[code].severity;
+}

@@ -1,0 +1,52 @@
+import type { ToolModel, VariableDecl } from './model';
+
+export interface Span {
+  readonly offset: number;
+  readonly length: number;
+}
+
+export interface VariableReference extends Span {
+  readonly role: 'declaration' | 'placeholder';
+}
+
+export interface VariableTarget {
+  readonly name: string;
+  readonly decl: VariableDecl | undefined;
+  /** Document span of the name under the cursor (content of the string or of the placeholder). */
+  readonly span: Span;
+}
+
+/** The variable named at `offset`: a variable's `name` value or a `{{placeholder}}` in the prompt. */
+export function variableAt(model: ToolModel, offset: number): VariableTarget | undefined {
+  for (const v of model.variables) {
+    const n = v.nameNode;
+    if (n && v.name !== undefined && offset > n.offset && offset < n.offset + n.length) {
+      return { name: v.name, decl: v, span: { offset: n.offset + 1, length: n.length - 2 } };
+    }
+  }
+  const prompt = model.prompt;
+  if (!prompt || offset <= prompt.node.offset || offset >= prompt.node.offset + prompt.node.length) return undefined;
+  const d = prompt.embedded.toDecoded(offset);
+  for (const p of prompt.placeholders) {
+    if (p.closed && d >= p.start + 2 && d <= p.end - 2) {
+      return { name: p.name, decl: model.variableByName(p.name), span: prompt.embedded.rangeToDocument(p.start + 2, p.end - 2) };
+    }
+  }
+  return undefined;
+}
+
+/** Every place that names variable `name`: its declarations and each exact placeholder. */
+export function referencesOf(model: ToolModel, name: string): VariableReference[] {
+  const out: VariableReference[] = [];
+  for (const v of model.variables) {
+    if (v.name === name && v.nameNode) out.push({ role: 'declaration', offset: v.nameNode.offset + 1, length: v.nameNode.length - 2 });
+  }
+  const prompt = model.prompt;
+  if (prompt) {
+    for (const p of prompt.placeholders) {
+      if (p.closed && p.name === name) out.push({ role: 'placeholder', ...prompt.embedded.rangeToDocument(p.start + 2, p.end - 2) });
+    }
+  }
+  return out;
+}
+

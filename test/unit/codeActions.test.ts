@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { CodeAction, Range } from 'vscode-languageserver-types';
+import { applyEdits, llmTool, load, smartTool } from '../helpers';
+
+/** Validates, asks for the actions of the first diagnostic with `code`, and applies the one titled `title`. */
+function fix(text: string, code: string, title: string | RegExp, opts: Parameters<typeof load>[1] = {}): { titles: string[]; result: string } {
+  const { service, model, doc } = load(text, opts);
+  const diagnostics = service.doValidation(model);
+  const d = diagnostics.find((x) => x.code === code);
+  assert.ok(d, `no ${code} in ${diagnostics.map((x) => x.code).join(', ')}`);
+  const actions: CodeAction[] = service.doCodeActions(model, d.range, [d]);
+  const titles = actions.map((a) => a.title);
+  const action = actions.find((a) => (typeof title === 'string' ? a.title === title : title.test(a.title)));
+  assert.ok(action, `no action ${String(title)} in ${JSON.stringify(titles)}`);
+  const result = applyEdits(doc, action.edit!.changes![doc.uri]);
+  return { titles, result };
+}
+
+function codesAfter(text: string, opts: Parameters<typeof load>[1] = {}): string[] {
+  const { service, model } = load(text, opts);
+  return service.doValidation(model).map((d) => String(d.code));
+}
+
+describe('quick fixes', () => {
+  it('unknown placeholder: closest variable name, through escapes', () => {
+    const { result } = fix(llmTool({ prompt: 'a\n"q" {{txet}} {{target language}}' }), 'unknown-placeholder', 'Change to `text`');
+    assert.match(result, /"a\\n\\"q\\" \{\{text\}\} \{\{target language\}\}"/);
+    assert.deepEqual(codesAfter(result), []);
+  });
+
+  it('unknown placeholder: add a missing variable', () => {
+    const { result } = fix(llmTool({ prompt: '{{text}} {{target language}} {{tone of voice}}' }), 'unknown-placeholder', 'Add variable `tone of voice`');
+    const parsed = JSON.parse(result);
+    assert.deepEqual(parsed.metadata.variables[2], { name: 'tone of voice', type: 'text', description: '', default: '' });
+    assert.deepEqual(codesAfter(result), []);
+  });
+
+  it('add variable creates the variables array when there is none', () => {
+    const base = JSON.parse(llmTool({ prompt: '{{x}}' }));
+    delete base.metadata.variables;
+    const { result } = fix(JSON.stringify(base, null, 2), 'unknown-placeholder', 'Add variable `x`');
+    assert.deepEqual(JSON.parse(result).metadata.variables, [{ name: 'x', type: 'text', description: '', default: '' }]);
+  });
+
+  it('placeholder whitespace: trims it', () => {
+    const { result } = fix(llmTool({ prompt: '{{ text }} {{target language}}' }), 'placeholder-whitespace', /Remove the spaces/);
+    assert.deepEqual(codesAfter(result), []);
+  });
+
+  it('wrap and unwrap a default', () => {
+    const wrap = fix(llmTool({ prompt: '{{m}}', variables: [{ name: 'm', type: 'multi-select', description: '', default: 'a', allowed_values: ['a'] }] }), 'default-type-mismatch', 'Wrap in an array');
+    assert.deepEqual(JSON.parse(wrap.result).metadata.variables[0].default, ['a']);
+    const unwrap = fix(llmTool({ prompt: '{{s}}', variables: [{ name: 's', type: 'single-select', description: '', default: ['a'], allowed_values: ['a'] }] }), 'default-type-mismatch', 'Unwrap the array');
+    assert.equal(JSON.parse(unwrap.result).metadata.variables[0].default, 'a');
+    const quote = fix(smartTool({ variables: [{ name: 'name', description: '', default: 42 }] }), 'default-type-mismatch', 'Change to "42"');
+    assert.equal(JSON.parse(quote.result).metadata.variables[0].default, '42');
+  });
+
+  it('wrap model_version in an array', () => {
+    const { result } = fix(llmTool({ metadata: { model_version: 'claude' } }), 'model-version-string', 'Wrap in an array');
+    assert.deepEqual(JSON.parse(result).metadata.model_version, ['claude']);
+    assert.deepEqual(codesAfter(result), []);
+  });
+
+  it('flatten a nested avatar', () => {
+    const base = JSON.parse(llmTool());
+    delete base.metadata.avatar_type;
+    base.metadata.avatar = { avatar_type: 'url', avatar: 'https://example.com/a.png' };
+    const { result } = fix(JSON.stringify(base, null, 2), 'nested-avatar', /Move avatar_type and avatar/);
+    const parsed = JSON.parse(result);
+    assert.equal(parsed.metadata.avatar_type, 'url');
+    assert.equal(parsed.metadata.avatar, 'https://example.com/a.png');
+    assert.deepEqual(codesAfter(result), []);
+  });
+
+  it('flatten replaces an avatar_type that the nested object overrides', () => {
+    const base = JSON.parse(llmTool());
+    base.metadata.avatar = { avatar_type: 'url', avatar: 'https://example.com/a.png' };
+    const { result } = fix(JSON.stringify(base, null, 2), 'nested-avatar', /Move avatar_type/);
+    assert.equal(JSON.parse(result).metadata.avatar_type, 'url');
+    assert.deepEqual(codesAfter(result), []);
+  });
+
+  it('move a misplaced field: into metadata, into parameters (created when missing), to the top level', () => {
+    const smart = JSON.parse(smartTool());
+    smart.tool_code = smart.metadata.tool_code;
+    delete smart.metadata.tool_code;
+    const code = fix(JSON.stringify(smart, null, 2), 'misplaced-field', 'Move `tool_code` into `metadata`');
+    assert.equal(JSON.parse(code.result).metadata.tool_code, JSON.parse(smartTool()).metadata.tool_code);
+    assert.deepEqual(codesAfter(code.result), []);
+    const base = JSON.parse(llmTool());
+    delete base.metadata.parameters;
+    base.metadata.temperature = 0.3;
+    const temp = fix(JSON.stringify(base, null, 2), 'misplaced-field', 'Move `temperature` into `metadata.parameters`');
+    assert.deepEqual(JSON.parse(temp.result).metadata.parameters, { temperature: 0.3 });
+    assert.deepEqual(codesAfter(temp.result), []);
+    const version = JSON.parse(llmTool());
+    delete version.version;
+    version.metadata.version = '2.0';
+    const v = fix(JSON.stringify(version, null, 2), 'misplaced-field', 'Move `version` into the top level');
+    assert.equal(JSON.parse(v.result).version, '2.0');
+  });
+
+  it('rename a misspelled key', () => {
+    const { result } = fix(smartTool().replace('"usage_notes"', '"usage_note"'), 'unknown-field', 'Rename to `usage_notes`');
+    assert.deepEqual(codesAfter(result), []);
+  });
+
+  it('replace an invalid enum value, a disallowed default, an unknown model', () => {
+    assert.equal(JSON.parse(fix(llmTool({ metadata: { expected_output: { type: 'txt' } } }), 'invalid-enum', 'Change to "text"').result).metadata.expected_output.type, 'text');
+    assert.equal(JSON.parse(fix(llmTool().replace('"default": "English"', '"default": "english"'), 'default-not-allowed', 'Change to "English"').result).metadata.variables[1].default, 'English');
+  });
+
+  it('update timestamp to now, with or without a diagnostic', () => {
+    const { result, titles } = fix(llmTool({ metadata: { timestamp: 'yesterday' } }), 'invalid-timestamp', 'Update timestamp to now');
+    assert.deepEqual(titles, ['Update timestamp to now']);
+    assert.ok(Math.abs(Date.parse(JSON.parse(result).metadata.timestamp) - Date.now()) < 5000);
+    const text = llmTool();
+    const { service, model, doc } = load(text);
+    const at = doc.positionAt(text.indexOf('2026-03-14') + 2);
+    const range: Range = { start: at, end: at };
+    assert.deepEqual(service.doCodeActions(model, range, []).map((a) => a.title), ['Update timestamp to now']);
+  });
+});

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { CompletionItem, TextEdit } from 'vscode-languageserver-types';
+import { applyEdits, cursor, llmTool, load, smartTool } from '../helpers';
+
+function complete(fixture: string, kind?: 'smart' | 'llm') {
+  const { text, offset } = cursor(fixture);
+  const { service, model, doc } = load(text, { kind });
+  const list = service.doComplete(model, doc.positionAt(offset));
+  const apply = (label: string): string => {
+    const item = list.items.find((i) => i.label === label);
+    assert.ok(item, `no item ${label} in ${list.items.map((i) => i.label).join(', ')}`);
+    return applyEdits(doc, [item.textEdit as TextEdit]);
+  };
+  return { items: list.items, labels: list.items.map((i: CompletionItem) => i.label), apply };
+}
+
+describe('completion', () => {
+  it('after {{ in model_prompt: the variable names, names with spaces included, closing the braces', () => {
+    const fixture = llmTool({ prompt: 'Say {{|' });
+    const { labels, apply } = complete(fixture);
+    assert.deepEqual(labels, ['text', 'target language']);
+    assert.match(apply('target language'), /"model_prompt": "Say \{\{target language\}\}"/);
+  });
+
+  it('inside an existing placeholder: replaces the name and keeps the closing braces', () => {
+    const { apply } = complete(llmTool({ prompt: 'Say {{te|xt}} now' }));
+    assert.match(apply('target language'), /"Say \{\{target language\}\} now"/);
+  });
+
+  it('after {{ behind JSON escapes: the replaced range is mapped through them', () => {
+    const { apply } = complete(llmTool({ prompt: 'a\n"b"\t{{t|' }));
+    assert.match(apply('text'), /"model_prompt": "a\\n\\"b\\"\\t\{\{text\}\}"/);
+  });
+
+  it('property names valid at the cursor, per kind and level, as snippets with a value skeleton', () => {
+    const fixture = '{\n  "version": "1.0",\n  "metadata": {\n    "tool_name": "x",\n    |\n  }\n}';
+    const { labels, items } = complete(fixture);
+    assert.ok(labels.includes('tool_code'));
+    assert.ok(labels.includes('requirements'));
+    assert.ok(!labels.includes('tool_name'), 'existing keys are not proposed');
+    assert.ok(!labels.includes('parameters'), 'LLM-only fields are not proposed for a smart tool');
+    const code = items.find((i) => i.label === 'tool_code')!;
+    assert.equal(code.insertTextFormat, 2);
+    assert.match((code.textEdit as TextEdit).newText, /^"tool_code": "def execute\(variables\):\\n {4}return \$\{1:""\}\\n"/);
+    assert.equal(code.detail, 'required');
+    assert.ok(String((code.documentation as { value: string }).value).includes('execute'));
+    const creator = items.find((i) => i.label === 'creator')!;
+    assert.match((creator.textEdit as TextEdit).newText, /"creator": \{\n\t"name": "\$1",\n\t"email": "\$\{2:<EMAIL>\}"/);
+  });
+
+  it('top-level property names of an LLM tool, with a comma when a member follows', () => {
+    const fixture = '{\n  |\n  "model_prompt": "x",\n  "metadata": {}\n}';
+    const { labels, items } = complete(fixture);
+    assert.deepEqual(labels.sort(), ['$schema', 'version']);
+    assert.match((items.find((i) => i.label === 'version')!.textEdit as TextEdit).newText, /,$/);
+  });
+
+  it('inside a key being typed: replaces the whole key without adding a second value', () => {
+    const fixture = llmTool().replace('"usage_notes"', '"usa|"');
+    const { items } = complete(fixture);
+    const item = items.find((i) => i.label === 'usage_notes');
+    assert.ok(item);
+    assert.equal((item.textEdit as TextEdit).newText, '"usage_notes"');
+  });
+
+  it('enum values for type, expected_output.type and avatar_type', () => {
+    assert.deepEqual(complete(llmTool().replace('"type": "text",', '"type": "|",')).labels, ['text', 'single-select', 'multi-select']);
+    assert.deepEqual(complete(llmTool().replace('"type": "text"\n', '"type": "|"\n')).labels, ['text', 'code', 'limited']);
+    assert.deepEqual(complete(llmTool().replace('"avatar_type": "base64"', '"avatar_type": "|"')).labels, ['base64', 'url']);
+  });
+
+  it('allowed_values in a select default', () => {
+    const fixture = llmTool().replace('"default": "English"', '"default": "|"');
+    const { labels, apply } = complete(fixture);
+    assert.deepEqual(labels, ['English', 'French']);
+    assert.match(apply('French'), /"default": "French"/);
+  });
+
+  it('known model ids in model_version (from the setting)', () => {
+    const fixture = llmTool().replace('"model_version": [\n      "gpt-4"\n    ]', '"model_version": [|]');
+    assert.deepEqual(complete(fixture).labels, ['gpt-4', 'gpt-3.5', 'claude', 'chat-bison']);
+  });
+
+  it('the current time in timestamp', () => {
+    const { labels } = complete(smartTool().replace('"timestamp": "2026-03-14T09:30:00Z"', '"timestamp": "|"'));
+    assert.equal(labels.length, 1);
+    assert.match(labels[0], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    assert.ok(Math.abs(Date.parse(labels[0]) - Date.now()) < 5000);
+  });
+
+  it('in a file being written with a forced kind, and nothing in other JSON', () => {
+    assert.ok(complete('{|}', 'smart').labels.includes('metadata'));
+    assert.deepEqual(complete('{"a": |}').labels, []);
+  });
+});
