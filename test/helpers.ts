@@ -26,9 +26,14 @@ export function load(text: string, opts: { uri?: string; kind?: Kind; settings?:
 }
 
 /** Diagnostics as `code` plus the exact source text their range covers. */
-export function problems(text: string, opts: Parameters<typeof load>[1] = {}): { code: string; text: string; diagnostic: Diagnostic }[] {
+export function problems(text: string, opts: Parameters<typeof load>[1] = {}): { code: string; text: string; message: string; diagnostic: Diagnostic }[] {
   const { service, model, doc } = load(text, opts);
-  return service.doValidation(model).map((d) => ({ code: String(d.code), text: doc.getText(d.range), diagnostic: d }));
+  return service.doValidation(model).map((d) => ({ code: String(d.code), text: doc.getText(d.range), message: messageOf(d), diagnostic: d }));
+}
+
+/** LSP 3.18 allows markup in diagnostic messages; ours are always plain strings. */
+export function messageOf(d: Diagnostic): string {
+  return typeof d.message === 'string' ? d.message : d.message.value;
 }
 
 export function codes(text: string, opts: Parameters<typeof load>[1] = {}): string[] {

@@ -33,6 +33,14 @@ describe('parseJson', () => {
     }
   });
 
+  it('gives each duplicate key its own value (JSON.parse keeps only the last)', () => {
+    const text = '{"a": "first", "b": {"c": [1, "x"]}, "a": "last", "b": 2}';
+    const root = parseJson(text).root!;
+    assert.deepEqual(root.children!.map((p) => p.children![1].value ?? p.children![1].type), ['first', 'object', 'last', 2]);
+    assert.equal(nodeAtPath(root, ['a'])!.value, 'last');
+    assert.equal(root.children![1].children![1].children![0].children![1].children![1].value, 'x');
+  });
+
   it('recovers invalid documents with syntax errors that say what to do', () => {
     const r = parseJson('{"a": 1,}');
     assert.equal(r.syntaxErrors.length, 1);

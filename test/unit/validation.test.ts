@@ -21,7 +21,7 @@ describe('JSON and shape', () => {
   it('json-syntax: points at the problem with a message that says what to do', () => {
     const p = only('{\n  "version": "1.0"\n  "metadata": {"tool_name": "t"}\n}', 'json-syntax', { kind: 'smart' });
     assert.equal(p.text, '"metadata"');
-    assert.match(p.diagnostic.message, /add a comma/);
+    assert.match(p.message, /add a comma/);
   });
 
   it('duplicate-key: on the repeated key', () => {
@@ -47,31 +47,31 @@ describe('JSON and shape', () => {
     const smart = JSON.stringify({ version: '1.0', metadata: { tool_name: 'tool' } });
     const p = only(smart, 'missing-field');
     assert.equal(p.text, '"metadata"');
-    assert.match(p.diagnostic.message, /tool_code/);
+    assert.match(p.message, /tool_code/);
     const llm = JSON.parse(llmTool());
     delete llm.metadata.creator;
     delete llm.version;
     const found = problems(JSON.stringify(llm)).filter((x) => x.code === 'missing-field');
-    assert.deepEqual(found.map((f) => [f.text, /`(\w+)`/.exec(f.diagnostic.message)![1]]).sort(), [['"metadata"', 'creator'], ['{', 'version']]);
+    assert.deepEqual(found.map((f) => [f.text, /`(\w+)`/.exec(f.message)![1]]).sort(), [['"metadata"', 'creator'], ['{', 'version']]);
   });
 
   it('missing-recommended-field: warnings per kind', () => {
     const llm = JSON.parse(llmTool());
     delete llm.metadata.parameters;
     const p = only(JSON.stringify(llm), 'missing-recommended-field');
-    assert.match(p.diagnostic.message, /`parameters`/);
+    assert.match(p.message, /`parameters`/);
     assert.equal(p.diagnostic.severity, 2);
     const smart = JSON.parse(smartTool());
     delete smart.metadata.timestamp;
-    assert.match(only(JSON.stringify(smart), 'missing-recommended-field').diagnostic.message, /`timestamp`/);
+    assert.match(only(JSON.stringify(smart), 'missing-recommended-field').message, /`timestamp`/);
   });
 
   it('wrong-type: on the value, naming both types', () => {
     const p = only(llmTool({ metadata: { parameters: { max_tokens: '5' } } }), 'wrong-type');
     assert.equal(p.text, '"5"');
-    assert.match(p.diagnostic.message, /must be an integer, not a string/);
+    assert.match(p.message, /must be an integer, not a string/);
     const q = only(llmTool({ metadata: { model_version: 4 } }), 'wrong-type');
-    assert.match(q.diagnostic.message, /an array of strings or a string/);
+    assert.match(q.message, /an array of strings or a string/);
   });
 
   it('invalid-enum: with the closest value first in the fix data', () => {
@@ -213,7 +213,7 @@ describe('output, models, metadata', () => {
 
   it('avatar-not-image, avatar-size, and a valid 256×256 image', () => {
     assert.equal(only(llmTool({ metadata: { avatar: Buffer.from('hello world, not an image').toString('base64') } }), 'avatar-not-image').diagnostic.severity, 1);
-    assert.match(only(llmTool({ metadata: { avatar: PNG_64 } }), 'avatar-size').diagnostic.message, /64×64/);
+    assert.match(only(llmTool({ metadata: { avatar: PNG_64 } }), 'avatar-size').message, /64×64/);
     assert.deepEqual(codes(llmTool({ metadata: { avatar: PNG_256 } })), []);
   });
 

@@ -24,7 +24,7 @@ export function doCodeActions(model: ToolModel, range: Range, diagnostics: reado
   }
   // "Update timestamp to now": the fix of an invalid timestamp, and a refactoring on any timestamp.
   const invalid = diagnostics.find((d) => d.source === 'tooldef' && d.code === 'invalid-timestamp');
-  const ts = timestampAt(model, model.document.offsetAt(invalid?.range.start ?? range.start));
+  const ts = timestampAt(model, model.offsetAt(invalid?.range.start ?? range.start));
   if (ts) {
     const edit = { changes: { [model.document.uri]: [toTextEdit(model, replaceNode(ts, JSON.stringify(nowTimestamp())))] } };
     const action = CodeAction.create('Update timestamp to now', edit, invalid ? CodeActionKind.QuickFix : CodeActionKind.RefactorRewrite);
@@ -44,7 +44,7 @@ interface Fix {
 }
 
 function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
-  const at = model.document.offsetAt(d.range.start);
+  const at = model.offsetAt(d.range.start);
   switch (data.fix) {
     case 'replace':
       return data.candidates.slice(0, MAX_CANDIDATES).map((c, i) => ({
@@ -154,5 +154,5 @@ function timestampAt(model: ToolModel, offset: number): JsonNode | undefined {
 }
 
 function toTextEdit(model: ToolModel, e: OffsetEdit): TextEdit {
-  return TextEdit.replace(toRange(model.document, e), e.newText);
+  return TextEdit.replace(toRange(model, e), e.newText);
 }

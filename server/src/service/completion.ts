@@ -59,7 +59,7 @@ function placeholderItems(model: ToolModel, offset: number): CompletionItem[] {
   const close = text.indexOf('}}', d);
   const nextOpen = text.indexOf('{{', d);
   const closed = close >= 0 && (nextOpen < 0 || close < nextOpen) && !text.slice(d, close).includes('\n');
-  const range = toRange(model.document, prompt.embedded.rangeToDocument(open + 2, closed ? close : d));
+  const range = toRange(model, prompt.embedded.rangeToDocument(open + 2, closed ? close : d));
   return model.variables
     .filter((v) => v.name)
     .map((v, i) => ({
@@ -78,7 +78,7 @@ function propertyItems(model: ToolModel, kind: Kind, obj: JsonNode, replace: Rep
   const props = propertiesAt(kind, path);
   const required = new Set(schemaAt(kind, path)?.required ?? []);
   const recommended = new Set(path.length === 1 && path[0] === 'metadata' ? RECOMMENDED[kind].metadata : []);
-  const range = toRange(model.document, replace);
+  const range = toRange(model, replace);
   const comma = withValue && followedByMember(model.text, replace.offset + replace.length) ? ',' : '';
   const items: CompletionItem[] = [];
   for (const [key, schema] of Object.entries(props)) {
@@ -141,7 +141,7 @@ function snippetOf(body: unknown, indent: string): string {
 }
 
 function valueItems(model: ToolModel, kind: Kind, path: JsonPath, replace: Replace, settings: Settings, bare = false): CompletionItem[] {
-  const range = toRange(model.document, replace);
+  const range = toRange(model, replace);
   const comma = bare && followedByMember(model.text, replace.offset) ? ',' : '';
   const quoted = (value: string, kindOf: CompletionItemKind, detail?: string, doc?: string, sort?: number): CompletionItem => ({
     label: value,

@@ -16,7 +16,7 @@ export function doHover(model: ToolModel, offset: number): Hover | null {
   const target = variableAt(model, offset);
   if (target && (target.decl || model.prompt)) {
     const md = target.decl ? describeVariable(model, target.decl) : `**No variable named \`${target.name}\`** — declare it in \`metadata.variables\`.`;
-    return { contents: { kind: MarkupKind.Markdown, value: md }, range: toRange(model.document, target.span) };
+    return { contents: { kind: MarkupKind.Markdown, value: md }, range: toRange(model, target.span) };
   }
   const node = nodeAtOffset(model.root, offset);
   if (!node || node.type === 'object' || node.type === 'array') return null;
@@ -25,7 +25,7 @@ export function doHover(model: ToolModel, offset: number): Hover | null {
   const path = isKey ? [...pathOf(node.parent!.parent!), String(node.value)] : pathOf(node);
   if (!isKey && valueNode?.type === 'string' && path[0] === 'metadata' && path[1] === 'avatar' && (path.length === 2 || path[2] === 'avatar')) {
     const md = describeAvatar(model, valueNode);
-    if (md) return { contents: { kind: MarkupKind.Markdown, value: md }, range: toRange(model.document, node) };
+    if (md) return { contents: { kind: MarkupKind.Markdown, value: md }, range: toRange(model, node) };
   }
   const schema = schemaAt(kind, path);
   if (!schema?.description) return null;
@@ -36,7 +36,7 @@ export function doHover(model: ToolModel, offset: number): Hover | null {
     const i = schema.enum.indexOf(node.value as string);
     if (i >= 0 && schema.enumDescriptions?.[i]) parts.push(`\`"${node.value as string}"\`: ${schema.enumDescriptions[i]}`);
   }
-  return { contents: { kind: MarkupKind.Markdown, value: parts.join('\n\n') }, range: toRange(model.document, node) };
+  return { contents: { kind: MarkupKind.Markdown, value: parts.join('\n\n') }, range: toRange(model, node) };
 }
 
 export function describeVariable(model: ToolModel, v: VariableDecl): string {
@@ -53,7 +53,7 @@ function describeAvatar(model: ToolModel, value: JsonNode): string | undefined {
   if (!text) return 'Empty avatar: the workspace shows its default icon.';
   const holder = value.parent?.parent;
   const typeNode = child(holder, 'avatar_type') ?? child(model.metadata, 'avatar_type');
-  if (typeNode?.value === 'url' || /^https?:\/\//.test(text)) return `![avatar](${text.replace(/[()\s]/g, encodeURIComponent)})\n\n${text}`;
+  if (typeNode?.value === 'url' || /^https?:\/\//.test(text.slice(0, 16))) return `![avatar](${text.replace(/[()\s]/g, encodeURIComponent)})\n\n${text}`;
   const info = inspectBase64Image(text);
   if (!info.ok) return info.problem === 'not-image' ? `Not an image (${formatBytes(info.bytes)} of data).` : `Invalid base64: ${info.reason}.`;
   const size = info.width && info.height ? `${info.width}×${info.height} px` : 'vector image';

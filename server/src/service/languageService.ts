@@ -43,7 +43,7 @@ export interface LanguageService {
 
 export function getLanguageService(options: LanguageServiceOptions = {}): LanguageService {
   let settings = options.settings ?? DEFAULT_SETTINGS;
-  const at = (model: ToolModel, p: Position): number => model.document.offsetAt(p);
+  const at = (model: ToolModel, p: Position): number => model.offsetAt(p);
   return {
     configure(next) {
       settings = next;

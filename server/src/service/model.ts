@@ -4,6 +4,8 @@ import { child, stringValue } from './json/nodes';
 import { EmbeddedText } from './json/embeddedText';
 import { kindOfRoot, type Kind } from './kind';
 import { scanPlaceholders, type Placeholder } from './template';
+import { LineIndex } from './positions';
+import type { Position } from 'vscode-languageserver-types';
 
 export interface VariableDecl {
   readonly index: number;
@@ -34,6 +36,8 @@ export class ToolModel {
   readonly kind: Kind | undefined;
   /** The kind the user forced (setting or CLI flag), if any. */
   readonly forcedKind: Kind | undefined;
+  readonly text: string;
+  private readonly lines: LineIndex;
   private variablesMemo?: VariableDecl[];
   private promptMemo?: PromptModel | null;
 
@@ -41,13 +45,19 @@ export class ToolModel {
     readonly document: TextDocument,
     forcedKind?: Kind,
   ) {
-    this.json = parseJson(document.getText());
+    this.text = document.getText();
+    this.lines = new LineIndex(this.text);
+    this.json = parseJson(this.text);
     this.forcedKind = forcedKind;
     this.kind = forcedKind ?? kindOfRoot(this.json.root);
   }
 
-  get text(): string {
-    return this.document.getText();
+  positionAt(offset: number): Position {
+    return this.lines.positionAt(offset);
+  }
+
+  offsetAt(position: Position): number {
+    return this.lines.offsetAt(position);
   }
 
   get root(): JsonNode | undefined {
@@ -77,13 +87,19 @@ export class ToolModel {
     if (this.promptMemo === undefined) {
       const node = child(this.root, 'model_prompt');
       if (node?.type === 'string') {
-        const embedded = EmbeddedText.fromLiteral(this.text, node.offset, node.length);
+        const embedded = this.embedded(node);
         this.promptMemo = { node, embedded, placeholders: scanPlaceholders(embedded.text) };
       } else {
         this.promptMemo = null;
       }
     }
     return this.promptMemo ?? undefined;
+  }
+
+  /** The decoded content of a string node with its position map (decoded once by a valid parse). */
+  embedded(node: JsonNode): EmbeddedText {
+    const valid = this.json.syntaxErrors.length === 0;
+    return EmbeddedText.fromLiteral(this.text, node.offset, node.length, valid ? (node.value as string) : undefined);
   }
 
   /** Declared variables by exact name (the first declaration wins). */

@@ -8,7 +8,7 @@ import { referencesOf, variableAt } from './variableRefs';
 export function findDefinition(model: ToolModel, offset: number): Location[] {
   const target = variableAt(model, offset);
   const decl = target?.decl?.nameNode;
-  return decl ? [Location.create(model.document.uri, toRange(model.document, decl))] : [];
+  return decl ? [Location.create(model.document.uri, toRange(model, decl))] : [];
 }
 
 export function findReferences(model: ToolModel, offset: number, includeDeclaration: boolean): Location[] {
@@ -16,21 +16,21 @@ export function findReferences(model: ToolModel, offset: number, includeDeclarat
   if (!target) return [];
   return referencesOf(model, target.name)
     .filter((r) => includeDeclaration || r.role !== 'declaration')
-    .map((r) => Location.create(model.document.uri, toRange(model.document, r)));
+    .map((r) => Location.create(model.document.uri, toRange(model, r)));
 }
 
 export function findDocumentHighlights(model: ToolModel, offset: number): DocumentHighlight[] {
   const target = variableAt(model, offset);
   if (!target) return [];
   return referencesOf(model, target.name).map((r) =>
-    DocumentHighlight.create(toRange(model.document, r), r.role === 'declaration' ? DocumentHighlightKind.Write : DocumentHighlightKind.Read),
+    DocumentHighlight.create(toRange(model, r), r.role === 'declaration' ? DocumentHighlightKind.Write : DocumentHighlightKind.Read),
   );
 }
 
 export function prepareRename(model: ToolModel, offset: number): { range: Range; placeholder: string } | null {
   const target = variableAt(model, offset);
   if (!target?.decl) return null;
-  return { range: toRange(model.document, target.span), placeholder: target.name };
+  return { range: toRange(model, target.span), placeholder: target.name };
 }
 
 export type RenameResult = { edit: WorkspaceEdit } | { error: string };
@@ -43,6 +43,6 @@ export function doRename(model: ToolModel, offset: number, newName: string): Ren
   if (newName !== target.name && model.variableByName(newName)) return { error: `A variable named \`${newName}\` already exists.` };
   if (/\{\{|\}\}/.test(newName)) return { error: 'A variable name cannot contain `{{` or `}}`.' };
   const text = escapeJsonContent(newName);
-  const edits = referencesOf(model, target.name).map((r) => TextEdit.replace(toRange(model.document, r), text));
+  const edits = referencesOf(model, target.name).map((r) => TextEdit.replace(toRange(model, r), text));
   return { edit: { changes: { [model.document.uri]: edits } } };
 }

@@ -9,9 +9,8 @@ const MAX_CHAIN = 100;
 
 /** Formatting, folding and selection ranges: what VS Code's JSON support would give a .json file. */
 export function format(model: ToolModel, range: Range | undefined, options: FormattingOptions): TextEdit[] {
-  const doc = model.document;
-  const r = range ? { offset: doc.offsetAt(range.start), length: doc.offsetAt(range.end) - doc.offsetAt(range.start) } : undefined;
-  return formatJson(model.text, r, { ...options, eol: model.text.includes('\r\n') ? '\r\n' : '\n' }).map((e) => TextEdit.replace(toRange(doc, e), e.content));
+  const r = range ? { offset: model.offsetAt(range.start), length: model.offsetAt(range.end) - model.offsetAt(range.start) } : undefined;
+  return formatJson(model.text, r, { ...options, eol: model.text.includes('\r\n') ? '\r\n' : '\n' }).map((e) => TextEdit.replace(toRange(model, e), e.content));
 }
 
 export function getFoldingRanges(model: ToolModel): FoldingRange[] {
@@ -20,8 +19,8 @@ export function getFoldingRanges(model: ToolModel): FoldingRange[] {
   while (todo.length) {
     const n = todo.pop()!;
     if (n.type === 'object' || n.type === 'array') {
-      const start = model.document.positionAt(n.offset).line;
-      const end = model.document.positionAt(n.offset + n.length).line;
+      const start = model.positionAt(n.offset).line;
+      const end = model.positionAt(n.offset + n.length).line;
       if (end > start + 1 || (end > start && n.length > 2)) out.push(FoldingRange.create(start, end - 1));
     }
     for (const c of n.children ?? []) if (c.children) todo.push(c);
@@ -31,15 +30,15 @@ export function getFoldingRanges(model: ToolModel): FoldingRange[] {
 
 export function getSelectionRanges(model: ToolModel, positions: readonly Position[]): SelectionRange[] {
   return positions.map((p) => {
-    const offset = model.document.offsetAt(p);
+    const offset = model.offsetAt(p);
     const chain: JsonNode[] = [];
     // Bounded: a selection chain is serialised recursively by the transport.
     for (let n = nodeAtOffset(model.root, offset); n && chain.length < MAX_CHAIN; n = n.parent) chain.push(n);
     let result: SelectionRange | undefined;
     for (let i = chain.length - 1; i >= 0; i--) {
       const n = chain[i];
-      result = SelectionRange.create(toRange(model.document, n), result);
-      if (n.type === 'string' && n.length > 2 && i === 0) result = SelectionRange.create(toRange(model.document, { offset: n.offset + 1, length: n.length - 2 }), result);
+      result = SelectionRange.create(toRange(model, n), result);
+      if (n.type === 'string' && n.length > 2 && i === 0) result = SelectionRange.create(toRange(model, { offset: n.offset + 1, length: n.length - 2 }), result);
     }
     return result ?? SelectionRange.create(Range.create(p, p));
   });

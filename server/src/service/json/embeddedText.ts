@@ -13,33 +13,38 @@ export class EmbeddedText {
   readonly contentStart: number;
   /** Document offset just past the last content character (the closing quote, when there is one). */
   readonly contentEnd: number;
-  /** Decoded offsets of the escapes, ascending. */
-  private readonly escDecoded: number[];
-  /** Extra document characters of the escapes up to and including escape i (cumulative). */
-  private readonly escExtra: number[];
+  private tables?: { escDecoded: number[]; escExtra: number[] };
 
-  private constructor(text: string, contentStart: number, contentEnd: number, escDecoded: number[], escExtra: number[]) {
+  private constructor(
+    text: string,
+    contentStart: number,
+    contentEnd: number,
+    private readonly doc: string,
+    tables?: { escDecoded: number[]; escExtra: number[] },
+  ) {
     this.text = text;
     this.contentStart = contentStart;
     this.contentEnd = contentEnd;
-    this.escDecoded = escDecoded;
-    this.escExtra = escExtra;
+    this.tables = tables;
   }
 
   /**
-   * Decodes the string literal whose opening quote is at `quote` and whose node spans `length`
-   * characters (the closing quote may be missing in a broken document). Invalid escapes are kept
-   * as their raw characters so that offsets stay meaningful.
+   * The string literal whose opening quote is at `quote` and whose node spans `length` characters
+   * (the closing quote may be missing in a broken document). Pass `decoded` when the literal is known
+   * to be valid JSON (the parser decoded it already): the escape table is then built only when a
+   * position is first mapped. Without it, invalid escapes are kept as their raw characters so that
+   * offsets stay meaningful.
    */
-  static fromLiteral(doc: string, quote: number, length: number): EmbeddedText {
+  static fromLiteral(doc: string, quote: number, length: number, decoded?: string): EmbeddedText {
     const contentStart = quote + 1;
     let contentEnd = quote + length;
     if (length >= 2 && doc.charCodeAt(contentEnd - 1) === 0x22 && !isEscaped(doc, contentEnd - 1, contentStart)) contentEnd--;
+    if (decoded !== undefined) return new EmbeddedText(decoded, contentStart, contentEnd, doc);
     const escDecoded: number[] = [];
     const escExtra: number[] = [];
-    let firstEscape = doc.indexOf('\\', contentStart);
+    const firstEscape = doc.indexOf('\\', contentStart);
     if (firstEscape < 0 || firstEscape >= contentEnd) {
-      return new EmbeddedText(doc.slice(contentStart, contentEnd), contentStart, contentEnd, escDecoded, escExtra);
+      return new EmbeddedText(doc.slice(contentStart, contentEnd), contentStart, contentEnd, doc, { escDecoded, escExtra });
     }
     const parts: string[] = [];
     let extra = 0;
@@ -72,21 +77,40 @@ export class EmbeddedText {
       from = i + width;
     }
     parts.push(doc.slice(from, contentEnd));
-    return new EmbeddedText(parts.join(''), contentStart, contentEnd, escDecoded, escExtra);
+    return new EmbeddedText(parts.join(''), contentStart, contentEnd, doc, { escDecoded, escExtra });
+  }
+
+  /** The escape table of a literal known to be valid: one tight pass over its backslashes. */
+  private get escapes(): { escDecoded: number[]; escExtra: number[] } {
+    if (this.tables) return this.tables;
+    const escDecoded: number[] = [];
+    const escExtra: number[] = [];
+    const doc = this.doc;
+    let extra = 0;
+    for (let i = doc.indexOf('\\', this.contentStart); i >= 0 && i < this.contentEnd; ) {
+      const width = doc.charCodeAt(i + 1) === 0x75 ? 6 : 2;
+      escDecoded.push(i - this.contentStart - extra);
+      extra += width - 1;
+      escExtra.push(extra);
+      i = doc.indexOf('\\', i + width);
+    }
+    return (this.tables = { escDecoded, escExtra });
   }
 
   /** Document offset of decoded offset `d` (0 ≤ d ≤ text.length); an escape maps to its backslash. */
   toDocument(d: number): number {
-    const k = upperBound(this.escDecoded, d - 1); // escapes strictly before d
-    return this.contentStart + d + (k > 0 ? this.escExtra[k - 1] : 0);
+    const { escDecoded, escExtra } = this.escapes;
+    const k = upperBound(escDecoded, d - 1); // escapes strictly before d
+    return this.contentStart + d + (k > 0 ? escExtra[k - 1] : 0);
   }
 
   /** Decoded offset of document offset `o`; an offset inside an escape maps to the unit it produces. */
   toDecoded(o: number): number {
     if (o <= this.contentStart) return 0;
     if (o >= this.contentEnd) return this.text.length;
+    const { escDecoded, escExtra } = this.escapes;
     let lo = 0;
-    let hi = this.escDecoded.length;
+    let hi = escDecoded.length;
     // Find the number of escapes that start before document offset o.
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
@@ -95,10 +119,10 @@ export class EmbeddedText {
     }
     if (lo > 0) {
       const start = this.escapeStart(lo - 1);
-      const width = this.escExtra[lo - 1] - (lo > 1 ? this.escExtra[lo - 2] : 0) + 1;
-      if (o < start + width) return this.escDecoded[lo - 1];
+      const width = escExtra[lo - 1] - (lo > 1 ? escExtra[lo - 2] : 0) + 1;
+      if (o < start + width) return escDecoded[lo - 1];
     }
-    return o - this.contentStart - (lo > 0 ? this.escExtra[lo - 1] : 0);
+    return o - this.contentStart - (lo > 0 ? escExtra[lo - 1] : 0);
   }
 
   /** Document range of the decoded range [start, end). */
@@ -108,7 +132,8 @@ export class EmbeddedText {
   }
 
   private escapeStart(i: number): number {
-    return this.contentStart + this.escDecoded[i] + (i > 0 ? this.escExtra[i - 1] : 0);
+    const { escDecoded, escExtra } = this.escapes;
+    return this.contentStart + escDecoded[i] + (i > 0 ? escExtra[i - 1] : 0);
   }
 }
 

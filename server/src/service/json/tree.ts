@@ -43,7 +43,14 @@ export function parseJson(text: string): ParsedJson {
   } catch {
     return recover(text, start);
   }
-  return { root: indexValidJson(text, start), value, syntaxErrors: [] };
+  let root: JsonNode;
+  try {
+    root = indexValidJson(text, start, value);
+  } catch (e) {
+    if (e !== DUPLICATE_KEYS) throw e;
+    root = indexValidJson(text, start, NO_VALUE); // JSON.parse kept only the last of some keys
+  }
+  return { root, value, syntaxErrors: [] };
 }
 
 function recover(text: string, start: number): ParsedJson {
@@ -134,9 +141,31 @@ function stringEnd(text: string, quote: number, lenient = false): number {
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-/** Builds the position tree of text already known to be valid JSON, iteratively (any depth). */
-function indexValidJson(text: string, start: number): JsonNode {
+const NO_VALUE = Symbol('no value');
+const DUPLICATE_KEYS = Symbol('duplicate keys');
+
+/**
+ * Builds the position tree of text already known to be valid JSON, iteratively (any depth).
+ * Values are taken from `JSON.parse`'s result (`parsed`) instead of being decoded again, so a
+ * multi-megabyte string is never copied twice; an object with duplicate keys makes JSON.parse drop
+ * values, which throws DUPLICATE_KEYS so that the caller indexes again decoding every value itself.
+ */
+function indexValidJson(text: string, start: number, parsed: unknown): JsonNode {
   let pos = start;
+  // For each entry of `stack`: the JS value of that container, or of the property's value.
+  const values: unknown[] = [];
+  const expected = (): unknown => {
+    if (parsed === NO_VALUE) return NO_VALUE;
+    const parent = stack[stack.length - 1];
+    if (!parent) return parsed;
+    const v = values[values.length - 1];
+    if (parent.type !== 'array') return v;
+    return Array.isArray(v) ? v[parent.children!.length] : NO_VALUE; // a mismatch: duplicates, caught at `close`
+  };
+  const close = (node: JsonNode): void => {
+    const v = values[values.length - 1];
+    if (node.type === 'object' && isObject(v) && Object.keys(v).length !== node.children!.length) throw DUPLICATE_KEYS;
+  };
   const skipWs = (): void => {
     for (let c = text.charCodeAt(pos); c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; c = text.charCodeAt(++pos));
   };
@@ -158,6 +187,7 @@ function indexValidJson(text: string, start: number): JsonNode {
     if (top?.type === 'property') {
       top.length = end - top.offset;
       stack.pop();
+      values.pop();
       top = stack[stack.length - 1];
     }
     for (;;) {
@@ -170,11 +200,14 @@ function indexValidJson(text: string, start: number): JsonNode {
       if ((c === 0x7d || c === 0x5d) && top) {
         pos++;
         top.length = pos - top.offset;
+        close(top);
         stack.pop();
+        values.pop();
         const parent = stack[stack.length - 1];
         if (parent?.type === 'property') {
           parent.length = pos - parent.offset;
           stack.pop();
+          values.pop();
         }
         top = stack[stack.length - 1];
         continue;
@@ -194,6 +227,7 @@ function indexValidJson(text: string, start: number): JsonNode {
         pos++;
         container.length = pos - container.offset;
         stack.pop();
+        values.pop();
         afterValue(pos);
         continue;
       }
@@ -206,6 +240,8 @@ function indexValidJson(text: string, start: number): JsonNode {
       skipWs();
       prop.colonOffset = pos;
       pos++;
+      const objectValue = values[values.length - 1];
+      values.push(isObject(objectValue) ? objectValue[key.value as string] : NO_VALUE);
       stack.push(prop);
       continue;
     }
@@ -213,20 +249,23 @@ function indexValidJson(text: string, start: number): JsonNode {
       pos++;
       container.length = pos - container.offset;
       stack.pop();
+      values.pop();
       afterValue(pos);
       continue;
     }
+    const v = expected();
     if (c === 0x7b || c === 0x5b) {
       const node: JsonNode = { type: c === 0x7b ? 'object' : 'array', offset: pos, length: 0, children: [] };
       attach(node);
       stack.push(node);
+      values.push(v);
       pos++;
       continue;
     }
     let node: JsonNode;
     if (c === 0x22) {
       const end = stringEnd(text, pos);
-      node = { type: 'string', offset: pos, length: end + 1 - pos, value: decodeString(text, pos, end) };
+      node = { type: 'string', offset: pos, length: end + 1 - pos, value: typeof v === 'string' ? v : decodeString(text, pos, end) };
     } else if (c === 0x74) {
       node = { type: 'boolean', offset: pos, length: 4, value: true };
     } else if (c === 0x66) {
@@ -243,6 +282,10 @@ function indexValidJson(text: string, start: number): JsonNode {
     afterValue(pos);
   }
   return root!;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function decodeString(text: string, quote: number, end: number): string {

@@ -1,5 +1,4 @@
 import { inspectBase64Image } from '../avatar';
-import { EmbeddedText } from '../json/embeddedText';
 import { child } from '../json/nodes';
 import type { JsonNode } from '../json/tree';
 import type { ValidationContext, Validator } from './context';
@@ -20,7 +19,8 @@ export const avatar: Validator = (ctx) => {
   const typeNode = child(holder, 'avatar_type') ?? (holder !== metadata ? child(metadata, 'avatar_type') : undefined);
   const declared = typeNode?.type === 'string' ? (typeNode.value as string) : undefined;
   const text = value.value as string;
-  const isUrl = URL_LIKE.test(text);
+  const head = text.slice(0, 64); // regexes see only a prefix: the value may be megabytes long
+  const isUrl = URL_LIKE.test(head);
   if (declared === 'url') {
     if (!isUrl && text.length > 64 && /^[A-Za-z0-9+/=\s]+$/.test(text.slice(0, 4096))) {
       mismatch(ctx, value, typeNode!, 'base64', 'avatar_type is "url" but avatar holds base64 image data: set avatar_type to "base64".');
@@ -41,7 +41,7 @@ export const avatar: Validator = (ctx) => {
       ctx.report('avatar-size', value, `The avatar is ${info.width}×${info.height} pixels; 256×256 is recommended: resize the image.`);
     }
   } else if (info.problem === 'invalid-base64') {
-    const embedded = EmbeddedText.fromLiteral(ctx.model.text, value.offset, value.length);
+    const embedded = ctx.model.embedded(value);
     ctx.report('avatar-invalid-base64', embedded.rangeToDocument(info.at, info.at + info.length), `avatar is not valid base64: ${info.reason}.`);
   } else {
     ctx.report('avatar-not-image', value, 'avatar decodes to bytes that are not a PNG, JPEG, GIF, WebP or SVG image: encode the image file itself as base64.');

@@ -1,4 +1,5 @@
 import { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, Range } from 'vscode-languageserver-types';
+import { toRange } from '../positions';
 import type { ToolModel } from '../model';
 import { RULES, type RuleCode, type Severity } from '../rules';
 import type { Settings } from '../settings';
@@ -59,12 +60,11 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
 };
 
 export function toDiagnostics(model: ToolModel, problems: readonly Problem[], settings: Settings): Diagnostic[] {
-  const doc = model.document;
   const out: Diagnostic[] = [];
   for (const p of [...problems].sort((a, b) => a.offset - b.offset)) {
     const severity = effectiveSeverity(p.code, settings);
     if (severity === 'off') continue;
-    const d = Diagnostic.create(Range.create(doc.positionAt(p.offset), doc.positionAt(p.offset + p.length)), p.message, SEVERITY[severity], p.code, 'tooldef');
+    const d = Diagnostic.create(toRange(model, p), p.message, SEVERITY[severity], p.code, 'tooldef');
     if (p.data) d.data = p.data;
     if (p.related?.length) {
       d.relatedInformation = p.related.map((r) =>

@@ -10,6 +10,11 @@ export const placeholders: Validator = (ctx) => {
   const declared = new Set(names);
   const used = new Set<string>();
   for (const p of prompt.placeholders) {
+    if (p.closed && declared.has(p.name)) {
+      used.add(p.name);
+      continue;
+    }
+    // Positions are mapped only for placeholders that are reported.
     const at = prompt.embedded.rangeToDocument(p.start, p.end);
     if (!p.closed) {
       ctx.report('malformed-placeholder', at, '`{{` is never closed: add `}}` after the variable name, or remove the braces.');
@@ -18,10 +23,6 @@ export const placeholders: Validator = (ctx) => {
     const trimmed = p.name.trim();
     if (!trimmed) {
       ctx.report('malformed-placeholder', at, 'Empty placeholder `{{}}`: put a variable name between the braces, or remove them.');
-      continue;
-    }
-    if (declared.has(p.name)) {
-      used.add(p.name);
       continue;
     }
     const inner = prompt.embedded.rangeToDocument(p.start + 2, p.end - 2);
