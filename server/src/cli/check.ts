@@ -11,24 +11,15 @@ import { DEFAULT_SETTINGS } from '../service/settings';
 import type { RelatedLocation, WorkspaceIndex } from '../service/validation/context';
 import { discover } from './discover';
 import { formatJson, formatSarif, formatText, type FileReport } from './report';
+import { UsageError, VERSION, type Io } from './io';
 
-export interface Io {
-  readonly stdout: { write(s: string): unknown };
-  readonly stderr: { write(s: string): unknown };
-  readonly cwd: string;
-}
-
-const VERSION = '0.1.0';
-
-export const USAGE = `Usage: tooldef check [--format text|json|sarif] [--kind smart|llm] [--rule CODE=SEVERITY]... PATH...
+export const CHECK_USAGE = `Usage: tooldef check [--format text|json|sarif] [--kind smart|llm] [--rule CODE=SEVERITY]... PATH...
 
 Checks tool definition files. Directories are searched for definition files; files named
 explicitly are always checked. SEVERITY is error, warning, information, hint or off.
 
 Exit status: 0 no errors, 1 errors found, 2 bad usage or unreadable files.
 `;
-
-class UsageError extends Error {}
 
 interface CheckOptions {
   format: 'text' | 'json' | 'sarif';
@@ -76,25 +67,13 @@ function parseArgs(args: readonly string[]): CheckOptions {
   return opts;
 }
 
-export async function runCli(args: readonly string[], io: Io): Promise<number> {
-  const [command, ...rest] = args;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    io.stdout.write(USAGE);
-    return command === undefined ? 2 : 0;
-  }
-  if (command === '--version') {
-    io.stdout.write(`${VERSION}\n`);
-    return 0;
-  }
-  if (command !== 'check') {
-    io.stderr.write(`tooldef: unknown command "${command}".\n\n${USAGE}`);
-    return 2;
-  }
+/** `tooldef check …` */
+export async function checkCommand(args: readonly string[], io: Io): Promise<number> {
   try {
-    return await check(parseArgs(rest), io);
+    return await check(parseArgs(args), io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr.write(`tooldef: ${e.message}\n\n${USAGE}`);
+      io.stderr.write(`tooldef: ${e.message}\n\n${CHECK_USAGE}`);
       return 2;
     }
     throw e;
