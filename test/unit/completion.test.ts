@@ -89,6 +89,16 @@ describe('completion', () => {
     assert.ok(Math.abs(Date.parse(labels[0]) - Date.now()) < 5000);
   });
 
+  it('a new timestamp property is filled with the current time', () => {
+    const base = JSON.parse(smartTool());
+    delete base.metadata.timestamp;
+    const { items } = complete(JSON.stringify(base, null, 2).replace('"requirements": ""', '"requirements": "",\n    |'));
+    const newText = (items.find((i) => i.label === 'timestamp')!.textEdit as TextEdit).newText;
+    const m = /^"timestamp": "\$\{1:(.+)\}"$/.exec(newText);
+    assert.ok(m, newText);
+    assert.ok(Math.abs(Date.parse(m[1]) - Date.now()) < 5000);
+  });
+
   it('in a file being written with a forced kind, and nothing in other JSON', () => {
     assert.ok(complete('{|}', 'smart').labels.includes('metadata'));
     assert.deepEqual(complete('{"a": |}').labels, []);

@@ -93,8 +93,9 @@ function propertyItems(model: ToolModel, kind: Kind, obj: JsonNode, replace: Rep
       sortText: `${rank}${key}`,
       filterText: replace.length ? `"${key}"` : key,
       insertTextFormat: InsertTextFormat.Snippet,
-      textEdit: TextEdit.replace(range, `"${key}"` + (withValue ? `: ${valueSnippet(schema)}${comma}` : '')),
-      command: withValue && /\$1|\$\{1/.test(valueSnippet(schema)) ? { title: 'Suggest', command: 'editor.action.triggerSuggest' } : undefined,
+      textEdit: TextEdit.replace(range, `"${key}"` + (withValue ? `: ${key === 'timestamp' ? `"\${1:${nowTimestamp()}}"` : valueSnippet(schema)}${comma}` : '')),
+      // Values with known choices get their suggestions right away, as VS Code's JSON support does.
+      command: withValue && (schema.enum || key === 'model_version') ? { title: 'Suggest', command: 'editor.action.triggerSuggest' } : undefined,
     });
   }
   return items;
