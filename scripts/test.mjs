@@ -33,7 +33,6 @@ run('npx', ['tsc', '-p', 'client/tsconfig.json']);
 const suites = files('out/test', '.test.js');
 if (process.env.TOOLDEF_SKIP_E2E !== '1') {
   run('npm', ['run', 'package', '--silent']);
-  run('bash', ['scripts/setup-code-server.sh'], { stdio: ['ignore', 'ignore', 'inherit'] });
   suites.push(...files('test/e2e', '.test.mjs'));
 }
 run('node', ['--test', '--test-concurrency=2', ...suites]);
