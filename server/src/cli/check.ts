@@ -67,6 +67,8 @@ function parseArgs(args: readonly string[]): CheckOptions {
   return opts;
 }
 
+const SEVERITY: Record<Severity, DiagnosticSeverity> = { error: 1, warning: 2, information: 3, hint: 4 };
+
 /** `tooldef check …` */
 export async function checkCommand(args: readonly string[], io: Io): Promise<number> {
   try {
@@ -97,7 +99,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       unreadable.push(t.path);
       continue;
     }
-    if (!t.explicit && !opts.kind && !mayBeDefinition(text)) continue;
+    if (!t.explicit && !mayBeDefinition(text)) continue; // --kind forces the kind of definitions, not of every JSON file
     const model = service.parse(TextDocument.create(pathToFileURL(t.path).toString(), 'json', 1, text), opts.kind);
     if (!t.explicit && !model.kind && !looksLikeWrappedDefinition(model)) continue;
     files.push({ file: display(io.cwd, t.path), model, explicit: t.explicit });
@@ -111,9 +113,10 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   }
   const reports: FileReport[] = files.map(({ file, model }) => {
     const diagnostics = service.doValidation(model);
-    if (!model.kind && model.root?.type === 'object' && !model.json.syntaxErrors.length) {
+    const notADefinition = opts.rules['not-a-definition'] ?? 'error';
+    if (!model.kind && model.root?.type === 'object' && !model.json.syntaxErrors.length && notADefinition !== 'off') {
       diagnostics.push(
-        Diagnostic.create(Range.create(0, 0, 0, 1), 'Not a tool definition: an LLM tool has `model_prompt`, a smart tool a `metadata` object with `tool_name` or `tool_code`. Use --kind to check it anyway.', DiagnosticSeverity.Error, 'not-a-definition', 'tooldef'),
+        Diagnostic.create(Range.create(0, 0, 0, 1), 'Not a tool definition: an LLM tool has `model_prompt`, a smart tool a `metadata` object with `tool_name` or `tool_code`. Use --kind to check it anyway.', SEVERITY[notADefinition], 'not-a-definition', 'tooldef'),
       );
     }
     return { file, kind: model.kind ?? null, diagnostics };

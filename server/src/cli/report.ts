@@ -1,3 +1,5 @@
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { RULES, type RuleCode } from '../service/rules';
 
@@ -33,6 +35,11 @@ export function formatJson(reports: readonly FileReport[]): string {
   return JSON.stringify(out, null, 2) + '\n';
 }
 
+/** Relative paths resolve against the checkout (%SRCROOT%); others are absolute file URIs. */
+function artifactLocation(file: string): { uri: string; uriBaseId?: string } {
+  return isAbsolute(file) ? { uri: pathToFileURL(file).toString() } : { uri: file.split('\\').join('/'), uriBaseId: '%SRCROOT%' };
+}
+
 const SARIF_LEVEL = { error: 'error', warning: 'warning', information: 'note', hint: 'note' } as const;
 
 /** SARIF 2.1.0 for code-scanning: one run, every catalogue rule in the driver. */
@@ -47,7 +54,7 @@ export function formatSarif(reports: readonly FileReport[], version: string): st
       locations: [
         {
           physicalLocation: {
-            artifactLocation: { uri: r.file.split('\\').join('/'), uriBaseId: '%SRCROOT%' },
+            artifactLocation: artifactLocation(r.file),
             region: {
               startLine: d.range.start.line + 1,
               startColumn: d.range.start.character + 1,

@@ -76,7 +76,7 @@ export class ModelCache {
 
   get(document: TextDocument, forcedKind?: Kind): ToolModel {
     const cached = this.models.get(document.uri);
-    if (cached && cached.document.version === document.version && cached.document === document && cached.forcedKind === forcedKind) return cached;
+    if (cached && cached.version === document.version && cached.document === document && cached.forcedKind === forcedKind) return cached;
     const model = this.service.parse(document, forcedKind);
     this.models.set(document.uri, model);
     return model;

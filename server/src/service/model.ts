@@ -37,6 +37,8 @@ export class ToolModel {
   /** The kind the user forced (setting or CLI flag), if any. */
   readonly forcedKind: Kind | undefined;
   readonly text: string;
+  /** The document version parsed (LSP documents are updated in place, so the model keeps its own). */
+  readonly version: number;
   private readonly lines: LineIndex;
   private variablesMemo?: VariableDecl[];
   private promptMemo?: PromptModel | null;
@@ -46,6 +48,7 @@ export class ToolModel {
     forcedKind?: Kind,
   ) {
     this.text = document.getText();
+    this.version = document.version;
     this.lines = new LineIndex(this.text);
     this.json = parseJson(this.text);
     this.forcedKind = forcedKind;

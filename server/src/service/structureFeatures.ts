@@ -1,6 +1,7 @@
 import { format as formatJson, type FormattingOptions } from 'jsonc-parser';
 import { FoldingRange, Range, SelectionRange, TextEdit, type Position } from 'vscode-languageserver-types';
 import { nodeAtOffset } from './json/nodes';
+import { nestingDepth } from './json/tree';
 import type { JsonNode } from './json/tree';
 import type { ToolModel } from './model';
 import { toRange } from './positions';
@@ -8,9 +9,16 @@ import { toRange } from './positions';
 const MAX_CHAIN = 100;
 
 /** Formatting, folding and selection ranges: what VS Code's JSON support would give a .json file. */
+/** Formatting output grows with the square of the depth: deeper documents are left as they are. */
+const MAX_FORMAT_DEPTH = 200;
+
 export function format(model: ToolModel, range: Range | undefined, options: FormattingOptions): TextEdit[] {
+  if (nestingDepth(model.text) > MAX_FORMAT_DEPTH) return [];
+  const eol = model.text.includes('\r\n') ? '\r\n' : '\n';
   const r = range ? { offset: model.offsetAt(range.start), length: model.offsetAt(range.end) - model.offsetAt(range.start) } : undefined;
-  return formatJson(model.text, r, { ...options, eol: model.text.includes('\r\n') ? '\r\n' : '\n' }).map((e) => TextEdit.replace(toRange(model, e), e.content));
+  // jsonc-parser 3.3.1 leaves `content` undefined for a line indented by exactly 200 characters.
+  const deepIndent = eol + (options.insertSpaces ? ' ' : '\t').repeat(200);
+  return formatJson(model.text, r, { ...options, eol }).map((e) => TextEdit.replace(toRange(model, e), e.content ?? deepIndent));
 }
 
 export function getFoldingRanges(model: ToolModel): FoldingRange[] {

@@ -32,7 +32,7 @@ function members(model: ToolModel, node: JsonNode, depth: number, budget: { left
       kind = SymbolKind.Variable;
       detail = model.kind === 'llm' ? String(child(value, 'type')?.value ?? 'text') : 'variable';
     }
-    if (key === 'tool_code' || key === 'model_prompt') detail = `${lineCount(value)} lines`;
+    if (key === 'tool_code' || key === 'model_prompt') detail = lineCount(value) === 1 ? '1 line' : `${lineCount(value)} lines`;
     const selection = isProp ? c.children![0] : c;
     const children = value && (value.type === 'object' || value.type === 'array') && depth < MAX_DEPTH ? members(model, value, depth + 1, budget, [...path, key]) : undefined;
     out.push(DocumentSymbol.create(name, detail, kind, toRange(model, c), toRange(model, selection), children));

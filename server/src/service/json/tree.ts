@@ -110,7 +110,7 @@ function syntaxMessage(e: ParseError): string {
 }
 
 /** Bracket depth outside strings: cheap guard before a recursive parser sees the text. */
-function nestingDepth(text: string): number {
+export function nestingDepth(text: string): number {
   let depth = 0;
   let max = 0;
   for (let i = 0; i < text.length; i++) {

@@ -89,7 +89,11 @@ function unknownOrMisplaced(
   }
   const allowed = Object.keys(propertiesAt(kind, path)).filter((k) => k !== '$schema' && !property(container, k));
   const candidates = closest(key, allowed);
-  const suggestion = candidates.length ? ` Did you mean \`${candidates[0]}\`?` : ` Known fields here: ${allowed.map((a) => `\`${a}\``).join(', ')}.`;
+  const suggestion = candidates.length
+    ? ` Did you mean \`${candidates[0]}\`?`
+    : allowed.length
+      ? ` Known fields here: ${allowed.map((a) => `\`${a}\``).join(', ')}.`
+      : '';
   ctx.report('unknown-field', keyNode, `Unknown field \`${key}\` in ${where(path)}: the service ignores it.${suggestion}`, candidates.length ? { fix: 'rename-key', candidates } : undefined);
 }
 

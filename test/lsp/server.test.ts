@@ -1,0 +1,673 @@
+// LSP-level tests: the built server (dist/server.js) driven over stdio by test/lsp/lspClient.ts.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type {
+  CodeAction,
+  CompletionItem,
+  CompletionList,
+  Diagnostic,
+  DocumentHighlight,
+  DocumentSymbol,
+  Hover,
+  InitializeResult,
+  Location,
+  MarkupContent,
+  Position,
+  Range,
+  TextEdit,
+  WorkspaceEdit,
+} from 'vscode-languageserver-protocol';
+import { cursor, llmTool, smartTool } from '../helpers';
+import { LspClient } from './lspClient';
+
+// ---------------------------------------------------------------------------------------------
+// helpers
+
+let seq = 0;
+/** A fresh URI per document, so tests never see each other's documents. */
+function uri(name = 'tool.json'): string {
+  return `file:///lsp-test/${++seq}/${name}`;
+}
+
+/** An LLM tool with a unique prompt_name (open LLM tools share the workspace-wide name check). */
+function llm(overrides: Parameters<typeof llmTool>[0] = {}): string {
+  return llmTool({ ...overrides, metadata: { prompt_name: `Prompt ${++seq}`, ...overrides.metadata } });
+}
+
+function posOf(text: string, needle: string, delta = 0, from = 0): Position {
+  const i = text.indexOf(needle, from);
+  assert.ok(i >= 0, `fixture lacks ${JSON.stringify(needle)}`);
+  return TextDocument.create('x:', 'x', 0, text).positionAt(i + delta);
+}
+
+function rangeOf(text: string, needle: string, from = 0): Range {
+  const doc = TextDocument.create('x:', 'x', 0, text);
+  const i = text.indexOf(needle, from);
+  assert.ok(i >= 0, `fixture lacks ${JSON.stringify(needle)}`);
+  return { start: doc.positionAt(i), end: doc.positionAt(i + needle.length) };
+}
+
+function textAt(doc: TextDocument, r: Range): string {
+  return doc.getText(r);
+}
+
+function codesOf(ds: readonly Diagnostic[]): string[] {
+  return ds.map((d) => String(d.code)).sort();
+}
+
+/** A diagnostic's message as text (LSP 3.18 also allows markup). */
+function msg(d: Diagnostic): string {
+  return typeof d.message === 'string' ? d.message : d.message.value;
+}
+
+function summary(ds: readonly Diagnostic[]): string {
+  return JSON.stringify(ds.map((d) => ({ code: d.code, range: d.range, message: d.message })), null, 1);
+}
+
+function applyEdits(doc: TextDocument, edits: readonly TextEdit[]): string {
+  return TextDocument.applyEdits(doc, [...edits]);
+}
+
+function markdown(h: Hover | null): string {
+  assert.ok(h, 'expected a hover');
+  const c = h.contents as MarkupContent;
+  assert.equal(c.kind, 'markdown');
+  return c.value;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('tooldef language server over stdio', () => {
+  let client: LspClient;
+
+  before(async () => {
+    client = await LspClient.start();
+  });
+  after(async () => {
+    await client?.dispose();
+  });
+
+  test('initialize announces the capabilities the extension relies on', () => {
+    const r: InitializeResult = client.initializeResult;
+    const caps = r.capabilities;
+    assert.equal(r.serverInfo?.name, 'tooldef');
+    const sync = caps.textDocumentSync as { openClose?: boolean; change?: number };
+    assert.equal(sync.openClose, true);
+    assert.equal(sync.change, 2 /* Incremental */);
+    assert.ok(caps.completionProvider, 'completionProvider');
+    for (const ch of ['"', '{', ':']) assert.ok(caps.completionProvider.triggerCharacters?.includes(ch), `trigger character ${ch}`);
+    assert.equal(caps.hoverProvider, true);
+    const codeActionKinds = (caps.codeActionProvider as { codeActionKinds?: string[] }).codeActionKinds ?? [];
+    assert.ok(codeActionKinds.includes('quickfix') && codeActionKinds.includes('refactor.rewrite'), JSON.stringify(caps.codeActionProvider));
+    assert.deepEqual(caps.renameProvider, { prepareProvider: true });
+    for (const key of [
+      'documentSymbolProvider',
+      'definitionProvider',
+      'referencesProvider',
+      'documentHighlightProvider',
+      'documentFormattingProvider',
+      'documentRangeFormattingProvider',
+      'foldingRangeProvider',
+      'selectionRangeProvider',
+    ] as const) {
+      assert.equal(caps[key], true, key);
+    }
+  });
+
+  test('a broken LLM tool gets unknown-placeholder with UTF-16 columns mapped through \\n, \\" and an emoji', async () => {
+    const u = uri();
+    const text = llm({
+      prompt: 'Line one\n"quoted" 😀 then {{langauge}} end',
+      variables: [{ name: 'language', type: 'text', description: 'Language', default: '' }],
+    });
+    // The prompt line as written in the file: escapes take two characters, the emoji two UTF-16 units.
+    const promptLine = text.split('\n')[2];
+    assert.equal(promptLine, '  "model_prompt": "Line one\\n\\"quoted\\" 😀 then {{langauge}} end",');
+    const doc = await client.open(u, text);
+    const ds = await client.waitForDiagnostics(u);
+    assert.deepEqual(codesOf(ds), ['unknown-placeholder', 'unused-variable'], summary(ds));
+    const d = ds.find((x) => x.code === 'unknown-placeholder')!;
+    // `  "model_prompt": "` is 19 units; `Line one` 8, `\n` 2, `\"` 2, `quoted` 6, `\"` 2, ` ` 1, 😀 2, ` then ` 6 → 48.
+    assert.deepEqual(d.range, { start: { line: 2, character: 48 }, end: { line: 2, character: 60 } });
+    assert.equal(promptLine.indexOf('{{langauge}}'), 48);
+    assert.equal(textAt(doc, d.range), '{{langauge}}');
+    assert.equal(d.severity, 1);
+    assert.equal(d.source, 'tooldef');
+    assert.match(msg(d), /`langauge`/);
+    assert.match(msg(d), /Did you mean `language`\?/);
+    const unused = ds.find((x) => x.code === 'unused-variable')!;
+    assert.equal(unused.severity, 2);
+    assert.equal(textAt(doc, unused.range), '"language"');
+    assert.deepEqual(unused.tags, [1 /* Unnecessary */]);
+  });
+
+  test('diagnostics follow incremental didChange events', async () => {
+    const u = uri();
+    const text = llm();
+    await client.open(u, text);
+    assert.deepEqual(await client.waitForDiagnostics(u), []);
+
+    // One notification, two incremental events applied in order: break a placeholder, then a parameter.
+    const name = rangeOf(text, 'text}}');
+    name.end = { line: name.start.line, character: name.start.character + 4 };
+    const temp = rangeOf(text, '0.2');
+    let doc = await client.change(u, [
+      { range: name, text: 'txt' },
+      { range: temp, text: '3.5' },
+    ]);
+    assert.equal(doc.version, 2);
+    let ds = await client.waitForDiagnostics(u);
+    assert.deepEqual(codesOf(ds), ['parameter-out-of-range', 'unknown-placeholder', 'unused-variable'], summary(ds));
+    const unknown = ds.find((d) => d.code === 'unknown-placeholder')!;
+    assert.equal(textAt(doc, unknown.range), '{{txt}}');
+    assert.equal(textAt(doc, ds.find((d) => d.code === 'parameter-out-of-range')!.range), '3.5');
+    assert.equal(textAt(doc, ds.find((d) => d.code === 'unused-variable')!.range), '"text"');
+
+    // Insert a character (a pure insertion with an empty range) to fix the placeholder again.
+    const at = posOf(doc.getText(), '{{txt}}', 3);
+    doc = await client.change(u, [{ range: { start: at, end: at }, text: 'e' }]);
+    assert.ok(doc.getText().includes('{{text}}'));
+    ds = await client.waitForDiagnostics(u);
+    assert.deepEqual(codesOf(ds), ['parameter-out-of-range'], summary(ds));
+
+    // And a deletion (empty text) across the value.
+    const t = rangeOf(doc.getText(), '3.5');
+    doc = await client.change(u, [{ range: { start: t.start, end: { line: t.start.line, character: t.start.character + 2 } }, text: '' }]);
+    assert.ok(doc.getText().includes('"temperature": 5'));
+    ds = await client.waitForDiagnostics(u);
+    assert.deepEqual(codesOf(ds), ['parameter-out-of-range'], summary(ds));
+    assert.equal(textAt(doc, ds[0].range), '5');
+    await client.close(u);
+  });
+
+  test('completion after {{ offers every variable name, including one with a space', async () => {
+    // Unclosed: the edit inserts the name and the closing braces.
+    {
+      const { text, offset } = cursor(llm({ prompt: 'Summarise {{| please, in {{target language}} and {{text}}' }));
+      const u = uri();
+      const doc = await client.open(u, text);
+      const pos = doc.positionAt(offset);
+      const list = await client.request<CompletionList | CompletionItem[]>('textDocument/completion', { textDocument: { uri: u }, position: pos });
+      const items = Array.isArray(list) ? list : list.items;
+      assert.deepEqual(items.map((i) => i.label), ['text', 'target language']);
+      const byLabel = new Map(items.map((i) => [i.label, i]));
+      const spaced = byLabel.get('target language')!;
+      assert.equal(spaced.kind, 6 /* Variable */);
+      assert.equal(spaced.detail, 'single-select');
+      const edit = spaced.textEdit as TextEdit;
+      assert.deepEqual(edit.range, { start: pos, end: pos });
+      // `{{| please` is not closed before the next `{{`, so the braces are completed too.
+      assert.equal(edit.newText, 'target language}}');
+      assert.equal(applyEdits(doc, [edit]).includes('"Summarise {{target language}} please, in'), true);
+      await client.close(u);
+    }
+    // After JSON escapes and an emoji on the same line: the range still lands on the typed characters.
+    {
+      const { text, offset } = cursor(llm({ prompt: 'Tab\there, "quote" 😀\n{{tar|}} and {{text}} {{target language}}' }));
+      const u = uri();
+      const doc = await client.open(u, text);
+      const list = await client.request<CompletionList>('textDocument/completion', { textDocument: { uri: u }, position: doc.positionAt(offset) });
+      const edit = list.items.find((i) => i.label === 'target language')?.textEdit as TextEdit;
+      assert.ok(edit, JSON.stringify(list.items.map((i) => i.label)));
+      assert.equal(textAt(doc, edit.range), 'tar');
+      assert.equal(JSON.parse(applyEdits(doc, [edit])).model_prompt, 'Tab\there, "quote" 😀\n{{target language}} and {{text}} {{target language}}');
+      await client.close(u);
+    }
+    // Closed with a partly typed name: the edit replaces what is between the braces.
+    {
+      const { text, offset } = cursor(llm({ prompt: 'Summarise {{ta|rg}} now {{text}} {{target language}}' }));
+      const u = uri();
+      const doc = await client.open(u, text);
+      const list = await client.request<CompletionList>('textDocument/completion', { textDocument: { uri: u }, position: doc.positionAt(offset) });
+      const spaced = list.items.find((i) => i.label === 'target language');
+      assert.ok(spaced, JSON.stringify(list.items.map((i) => i.label)));
+      const edit = spaced.textEdit as TextEdit;
+      assert.equal(textAt(doc, edit.range), 'targ');
+      assert.equal(edit.newText, 'target language');
+      assert.ok(applyEdits(doc, [edit]).includes('"Summarise {{target language}} now'));
+      await client.close(u);
+    }
+  });
+
+  test('hover on a placeholder shows the variable with its description', async () => {
+    const text = llm({
+      variables: [
+        { name: 'text', type: 'text', description: 'The passage to summarise, e.g. an article.', default: '' },
+        { name: 'target language', type: 'single-select', description: 'Language of the summary.', default: 'English', allowed_values: ['English', 'French'] },
+      ],
+    });
+    const u = uri();
+    const doc = await client.open(u, text);
+    const h1 = await client.request<Hover>('textDocument/hover', { textDocument: { uri: u }, position: posOf(text, '{{text}}', 4) });
+    const md1 = markdown(h1);
+    assert.match(md1, /\*\*Variable `text`\*\* — text/);
+    assert.ok(md1.includes('The passage to summarise, e.g. an article.'), md1);
+    assert.equal(textAt(doc, h1.range!), 'text');
+
+    const h2 = await client.request<Hover>('textDocument/hover', { textDocument: { uri: u }, position: posOf(text, '{{target language}}', 9) });
+    const md2 = markdown(h2);
+    assert.match(md2, /\*\*Variable `target language`\*\* — single-select/);
+    assert.ok(md2.includes('Language of the summary.'), md2);
+    assert.ok(md2.includes('Allowed values: `English`, `French`'), md2);
+    assert.deepEqual(h2.range, { start: posOf(text, '{{target language}}', 2), end: posOf(text, '{{target language}}', 17) });
+    await client.close(u);
+  });
+
+  test('code actions for an unknown placeholder: "Change to `…`" and "Add variable"', async () => {
+    const text = llm({ prompt: 'Summarise {{txt}} in {{target language}}.' });
+    const u = uri();
+    const doc = await client.open(u, text);
+    const ds = await client.waitForDiagnostics(u, (d) => d.length > 0);
+    const d = ds.find((x) => x.code === 'unknown-placeholder');
+    assert.ok(d, summary(ds));
+    assert.equal(textAt(doc, d.range), '{{txt}}');
+    const actions = await client.request<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri: u },
+      range: d.range,
+      context: { diagnostics: [d] },
+    });
+    const titles = actions.map((a) => a.title);
+    assert.deepEqual(titles, ['Change to `text`', 'Add variable `txt`']);
+    const change = actions[0];
+    assert.equal(change.kind, 'quickfix');
+    assert.equal(change.isPreferred, true);
+    assert.deepEqual(change.diagnostics?.map((x) => x.code), ['unknown-placeholder']);
+    const changed = JSON.parse(applyEdits(doc, change.edit!.changes![u]));
+    assert.equal(changed.model_prompt, 'Summarise {{text}} in {{target language}}.');
+
+    const add = actions[1];
+    assert.equal(add.kind, 'quickfix');
+    const added = JSON.parse(applyEdits(doc, add.edit!.changes![u]));
+    assert.equal(added.model_prompt, 'Summarise {{txt}} in {{target language}}.');
+    assert.deepEqual(added.metadata.variables.map((v: { name: string }) => v.name), ['text', 'target language', 'txt']);
+    assert.deepEqual(added.metadata.variables[2], { name: 'txt', type: 'text', description: '', default: '' });
+
+    // The fixed document validates clean except for the now-unused variable `text`.
+    await client.change(u, applyEdits(doc, add.edit!.changes![u]));
+    const after = await client.waitForDiagnostics(u);
+    assert.deepEqual(codesOf(after), ['unused-variable'], summary(after));
+    await client.close(u);
+  });
+
+  test('rename of a variable edits its declaration and every placeholder, escaping the new name', async () => {
+    const text = llm({ prompt: 'Read {{text}}.\nThen summarise {{text}} in {{target language}}; quote {{text}}.' });
+    const u = uri();
+    const doc = await client.open(u, text);
+    assert.deepEqual(await client.waitForDiagnostics(u), []);
+    const at = posOf(text, '{{text}}', 3, text.indexOf('Then'));
+    const prep = await client.request<{ range: Range; placeholder: string }>('textDocument/prepareRename', { textDocument: { uri: u }, position: at });
+    assert.equal(prep.placeholder, 'text');
+    assert.equal(textAt(doc, prep.range), 'text');
+
+    const edit = await client.request<WorkspaceEdit>('textDocument/rename', { textDocument: { uri: u }, position: at, newName: 'the "source"' });
+    const edits = edit.changes![u];
+    assert.equal(edits.length, 4, JSON.stringify(edits));
+    for (const e of edits) {
+      assert.equal(e.newText, 'the \\"source\\"');
+      assert.equal(textAt(doc, e.range), 'text');
+    }
+    const renamed = JSON.parse(applyEdits(doc, edits));
+    assert.equal(renamed.model_prompt, 'Read {{the "source"}}.\nThen summarise {{the "source"}} in {{target language}}; quote {{the "source"}}.');
+    assert.equal(renamed.metadata.variables[0].name, 'the "source"');
+    assert.equal(renamed.metadata.variables[1].name, 'target language');
+    // The renamed document is still consistent.
+    await client.change(u, applyEdits(doc, edits));
+    assert.deepEqual(await client.waitForDiagnostics(u), []);
+
+    // From the declaration works as well.
+    const decl = posOf(doc.getText(), '"target language"', 3, doc.getText().indexOf('"variables"'));
+    const edit2 = await client.request<WorkspaceEdit>('textDocument/rename', { textDocument: { uri: u }, position: decl, newName: 'lang' });
+    assert.deepEqual(edit2.changes![u].map((e) => [textAt(doc, e.range), e.newText]), [
+      ['target language', 'lang'],
+      ['target language', 'lang'],
+    ]);
+    await client.close(u);
+  });
+
+  test('rename to the name of another variable is refused with an error', async () => {
+    const text = llm();
+    const u = uri();
+    await client.open(u, text);
+    await assert.rejects(
+      client.request('textDocument/rename', { textDocument: { uri: u }, position: posOf(text, '{{text}}', 3), newName: 'target language' }),
+      (e: { code?: number; message?: string }) => {
+        assert.equal(e.code, -32600 /* InvalidRequest */);
+        assert.equal(e.message, 'A variable named `target language` already exists.');
+        return true;
+      },
+    );
+    await assert.rejects(
+      client.request('textDocument/rename', { textDocument: { uri: u }, position: posOf(text, '{{text}}', 3), newName: 'a}}b' }),
+      /cannot contain `\{\{` or `\}\}`/,
+    );
+    await assert.rejects(client.request('textDocument/rename', { textDocument: { uri: u }, position: posOf(text, '{{text}}', 3), newName: '  ' }), /cannot be empty/);
+    // Not on a variable: refused too, and prepareRename says so with null.
+    const elsewhere = posOf(text, '"description"', 3);
+    assert.equal(await client.request('textDocument/prepareRename', { textDocument: { uri: u }, position: elsewhere }), null);
+    await assert.rejects(client.request('textDocument/rename', { textDocument: { uri: u }, position: elsewhere, newName: 'x' }), /Only a declared variable can be renamed/);
+    await client.close(u);
+  });
+
+  test('definition, references and highlights link placeholders to their declaration', async () => {
+    const text = llm({ prompt: '{{text}} and {{text}} in {{target language}}' });
+    const u = uri();
+    const doc = await client.open(u, text);
+    const at = posOf(text, '{{text}}', 2);
+    const declRange = rangeOf(text, '"text"', text.indexOf('"variables"'));
+    const defs = await client.request<Location[]>('textDocument/definition', { textDocument: { uri: u }, position: at });
+    assert.equal(defs.length, 1);
+    assert.equal(defs[0].uri, u);
+    assert.equal(textAt(doc, defs[0].range), '"text"');
+    assert.deepEqual(defs[0].range, declRange);
+    const refs = await client.request<Location[]>('textDocument/references', { textDocument: { uri: u }, position: at, context: { includeDeclaration: false } });
+    assert.equal(refs.length, 2);
+    assert.deepEqual(refs.map((r) => textAt(doc, r.range)), ['text', 'text']);
+    const withDecl = await client.request<Location[]>('textDocument/references', { textDocument: { uri: u }, position: at, context: { includeDeclaration: true } });
+    assert.equal(withDecl.length, 3);
+    const hl = await client.request<DocumentHighlight[]>('textDocument/documentHighlight', { textDocument: { uri: u }, position: at });
+    assert.deepEqual(hl.map((h) => h.kind).sort(), [2, 2, 3]);
+    await client.close(u);
+  });
+
+  test('documentSymbol gives the outline with variables named by their name', async () => {
+    const text = llm();
+    const u = uri();
+    const doc = await client.open(u, text);
+    const symbols = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri: u } });
+    assert.deepEqual(symbols.map((s) => s.name), ['version', 'model_prompt', 'metadata']);
+    const metadata = symbols[2];
+    assert.equal(metadata.kind, 2 /* Module */);
+    assert.equal(textAt(doc, metadata.selectionRange), '"metadata"');
+    assert.ok(textAt(doc, metadata.range).startsWith('"metadata": {'));
+    const names = metadata.children!.map((s) => s.name);
+    assert.deepEqual(names, ['prompt_name', 'description', 'usage_notes', 'model_version', 'creator', 'parameters', 'variables', 'expected_output', 'avatar_type', 'avatar', 'timestamp']);
+    const variables = metadata.children!.find((s) => s.name === 'variables')!;
+    assert.deepEqual(
+      variables.children!.map((s) => [s.name, s.kind, s.detail]),
+      [
+        ['text', 13 /* Variable */, 'text'],
+        ['target language', 13, 'single-select'],
+      ],
+    );
+    assert.equal(symbols[0].detail, '1.0');
+    await client.close(u);
+  });
+
+  test('formatting a minified definition returns edits that indent it', async () => {
+    const pretty = llm();
+    const minified = JSON.stringify(JSON.parse(pretty));
+    const u = uri();
+    const doc = await client.open(u, minified);
+    const edits = await client.request<TextEdit[]>('textDocument/formatting', { textDocument: { uri: u }, options: { tabSize: 2, insertSpaces: true } });
+    assert.ok(edits.length > 0);
+    assert.equal(applyEdits(doc, edits), pretty);
+
+    const tabs = await client.request<TextEdit[]>('textDocument/formatting', { textDocument: { uri: u }, options: { tabSize: 4, insertSpaces: false } });
+    const tabbed = applyEdits(doc, tabs);
+    assert.equal(tabbed.split('\n')[1], '\t"version": "1.0",');
+    assert.deepEqual(JSON.parse(tabbed), JSON.parse(pretty));
+
+    // An already formatted document needs no edits.
+    await client.change(u, pretty);
+    assert.deepEqual(await client.request('textDocument/formatting', { textDocument: { uri: u }, options: { tabSize: 2, insertSpaces: true } }), []);
+    await client.close(u);
+  });
+
+  test('formatting a deeply nested value returns well-formed edits (every edit has its newText)', async () => {
+    // 51 levels at tabSize 4: the innermost line is indented by exactly 200 spaces.
+    const depth = 51;
+    const text = llm({ metadata: { notes: JSON.parse('['.repeat(depth) + ']'.repeat(depth)) } });
+    const u = uri();
+    const doc = await client.open(u, JSON.stringify(JSON.parse(text)));
+    const edits = await client.request<TextEdit[]>('textDocument/formatting', { textDocument: { uri: u }, options: { tabSize: 4, insertSpaces: true } });
+    const broken = edits.filter((e) => typeof e.newText !== 'string');
+    assert.deepEqual(broken, [], `${broken.length} of ${edits.length} edits have no newText`);
+    const formatted = applyEdits(doc, edits);
+    assert.equal(formatted, JSON.stringify(JSON.parse(text), null, 4));
+    await client.close(u);
+  });
+
+  test('tooldef/documentKind forcing "smart" on a half-written file yields missing-field diagnostics', async () => {
+    const text = '{\n  "version": "1.0",\n  "metadata": {\n    "description": "work in progress"\n  }\n}\n';
+    const u = uri('wip.json');
+    const doc = await client.open(u, text);
+    // Not recognisable as a definition yet: nothing to report.
+    assert.deepEqual(await client.waitForDiagnostics(u), []);
+
+    await client.notify('tooldef/documentKind', { uri: u, kind: 'smart' });
+    const ds = await client.waitForDiagnostics(u, (d) => d.some((x) => x.code === 'missing-field'));
+    const missing = ds.filter((d) => d.code === 'missing-field');
+    assert.equal(missing.length, 2, summary(ds));
+    assert.ok(missing.some((d) => msg(d).includes('`tool_name`')), summary(missing));
+    assert.ok(missing.some((d) => msg(d).includes('`tool_code`')), summary(missing));
+    for (const d of missing) {
+      assert.equal(d.severity, 1);
+      assert.equal(d.range.start.line, 2, 'anchored on the "metadata": { line');
+      assert.ok(textAt(doc, d.range).startsWith('"metadata"'), textAt(doc, d.range));
+    }
+    // Recommended smart-tool fields are warnings.
+    const recommended = ds.filter((d) => d.code === 'missing-recommended-field').map((d) => /`(\w+)`/.exec(msg(d))?.[1]).sort();
+    assert.deepEqual(recommended, ['creator', 'expected_output', 'model_version', 'timestamp', 'usage_notes', 'variables']);
+
+    // Completion now knows the kind: the required smart fields are offered in metadata.
+    const inMeta = posOf(text, '"description"', 1);
+    const list = await client.request<CompletionList>('textDocument/completion', { textDocument: { uri: u }, position: inMeta });
+    const labels = list.items.map((i) => i.label);
+    assert.ok(labels.includes('tool_name') && labels.includes('tool_code'), JSON.stringify(labels));
+
+    // Back to detection: the diagnostics go away again.
+    await client.notify('tooldef/documentKind', { uri: u, kind: null });
+    assert.deepEqual(await client.waitForDiagnostics(u, (d) => d.length === 0), []);
+
+    // Forcing 'llm' gives the LLM requirements instead.
+    await client.notify('tooldef/documentKind', { uri: u, kind: 'llm' });
+    const llmDs = await client.waitForDiagnostics(u, (d) => d.length > 0);
+    const llmMissing = llmDs.filter((d) => d.code === 'missing-field').map((d) => /`(\w+)`/.exec(msg(d))?.[1]).sort();
+    assert.deepEqual(llmMissing, ['creator', 'model_prompt', 'model_version', 'timestamp'], summary(llmDs));
+    await client.close(u);
+  });
+
+  test('two open smart tools with the same tool_name both get duplicate-tool-name', async () => {
+    const a = `file:///lsp-test/dup-a-${++seq}/shared.json`;
+    const b = `file:///lsp-test/dup-b-${++seq}/shared.json`;
+    const text = smartTool({ metadata: { tool_name: 'shared' } });
+    const docA = await client.open(a, text);
+    assert.deepEqual(await client.waitForDiagnostics(a), []);
+    const docB = await client.open(b, text);
+    const dsB = await client.waitForDiagnostics(b, (d) => d.length > 0);
+    const dsA = await client.waitForDiagnostics(a, (d) => d.length > 0);
+    for (const [ds, doc, other] of [
+      [dsA, docA, b],
+      [dsB, docB, a],
+    ] as const) {
+      assert.deepEqual(codesOf(ds), ['duplicate-tool-name'], summary(ds));
+      const d = ds[0];
+      assert.equal(d.severity, 2);
+      assert.equal(textAt(doc, d.range), '"shared"');
+      assert.equal(d.relatedInformation?.length, 1);
+      assert.equal(d.relatedInformation![0].location.uri, other);
+      assert.equal(d.relatedInformation![0].location.range.start.line, posOf(text, '"shared"').line);
+    }
+    // Renaming one tool clears the warning in both.
+    const r = rangeOf(docB.getText(), '"shared"');
+    await client.change(b, [{ range: r, text: '"unique"' }]);
+    assert.deepEqual(await client.waitForDiagnostics(b, (d) => !d.some((x) => x.code === 'duplicate-tool-name')).then(codesOf), ['file-name-mismatch']);
+    assert.deepEqual(await client.waitForDiagnostics(a, (d) => d.length === 0), []);
+    // Renaming it back brings it back; closing the other document clears it.
+    await client.change(b, text);
+    await client.waitForDiagnostics(a, (d) => d.some((x) => x.code === 'duplicate-tool-name'));
+    await client.close(b);
+    assert.deepEqual(await client.waitForDiagnostics(a, (d) => d.length === 0), []);
+    assert.deepEqual(await client.waitForDiagnostics(b, (d) => d.length === 0), []);
+    await client.close(a);
+  });
+});
+
+test('shutdown then exit ends the server process with status 0', async () => {
+  const client = await LspClient.start();
+  assert.ok(client.alive);
+  await client.shutdown();
+  assert.equal(client.alive, false);
+  assert.deepEqual(client.exitStatus, { code: 0, signal: null });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomBytesText(seed: number, length: number): string {
+  const next = rng(seed);
+  const pieces = ['{', '}', '[', ']', '"', '\\', ':', ',', '{{', '}}', '\n', '\r\n', '\u2028', '\0', '\ud83d', '\ude00', '😀', 'model_prompt', 'metadata', 'tool_code'];
+  let s = '';
+  while (s.length < length) {
+    const r = next();
+    if (r < 0.5) s += String.fromCharCode(Math.floor(next() * 256));
+    else if (r < 0.6) s += String.fromCharCode(Math.floor(next() * 0x10000));
+    else s += pieces[Math.floor(next() * pieces.length)];
+  }
+  return s;
+}
+
+describe('tooldef language server survives garbage', () => {
+  const deep = 10_000;
+  const garbage: [string, string][] = [
+    ['random bytes', randomBytesText(1, 20_000)],
+    ['random bytes after a model_prompt', `{"model_prompt": "{{${randomBytesText(2, 5_000)}`],
+    ['10,000 unclosed [', '['.repeat(deep)],
+    ['10,000 balanced [ ]', '['.repeat(deep) + ']'.repeat(deep)],
+    ['10,000 nested objects', '{"a":'.repeat(deep) + '1' + '}'.repeat(deep)],
+    ['an LLM tool whose metadata is 10,000 unclosed [', `{"model_prompt": "{{x}}", "metadata": ${'['.repeat(deep)}`],
+    ['an LLM tool with 10,000 nested arrays as variables', `{"model_prompt": "{{x}}", "metadata": {"variables": ${'['.repeat(deep)}${']'.repeat(deep)}}}`],
+    ['a smart tool with 10,000 nested objects in metadata', `{"version": "1", "metadata": {"tool_name": "t", "x": ${'{"a":'.repeat(deep)}null${'}'.repeat(deep)}}}`],
+    ['an empty document', ''],
+    ['lone surrogates and NULs', '{"model_prompt": "\ud800{{\udfff}}\0", "metadata": {"variables": [{"name": "\ud800"}]}}'],
+  ];
+  /** Budget per request: a 20 KB document must never keep the (single-threaded) server busy longer. */
+  const REQUEST_MS = 15_000;
+
+  const isArray = (r: unknown) => Array.isArray(r);
+  const arrayOrNull = (r: unknown) => r === null || Array.isArray(r);
+  const objectOrNull = (r: unknown) => r === null || (typeof r === 'object' && !Array.isArray(r));
+  const isTextEdits = (r: unknown) => Array.isArray(r) && r.every((e: TextEdit) => typeof e.newText === 'string' && !!e.range);
+
+  /** Requests that do not depend on a position, with the shape their answer must have. */
+  function documentRequests(u: string, end: Position): [string, unknown, (r: unknown) => boolean][] {
+    const td = { uri: u };
+    return [
+      ['textDocument/documentSymbol', { textDocument: td }, isArray],
+      ['textDocument/foldingRange', { textDocument: td }, isArray],
+      ['textDocument/formatting', { textDocument: td, options: { tabSize: 2, insertSpaces: true } }, isTextEdits],
+      ['textDocument/rangeFormatting', { textDocument: td, range: { start: { line: 0, character: 0 }, end }, options: { tabSize: 2, insertSpaces: true } }, isTextEdits],
+    ];
+  }
+
+  /** Requests at a position, with the shape their answer must have. */
+  function positionRequests(u: string, p: Position): [string, unknown, (r: unknown) => boolean][] {
+    const td = { uri: u };
+    return [
+      ['textDocument/completion', { textDocument: td, position: p }, (r) => r === null || Array.isArray(r) || Array.isArray((r as CompletionList).items)],
+      ['textDocument/hover', { textDocument: td, position: p }, objectOrNull],
+      ['textDocument/codeAction', { textDocument: td, range: { start: p, end: p }, context: { diagnostics: [] } }, isArray],
+      ['textDocument/definition', { textDocument: td, position: p }, arrayOrNull],
+      ['textDocument/references', { textDocument: td, position: p, context: { includeDeclaration: true } }, arrayOrNull],
+      ['textDocument/documentHighlight', { textDocument: td, position: p }, arrayOrNull],
+      ['textDocument/prepareRename', { textDocument: td, position: p }, objectOrNull],
+      ['textDocument/selectionRange', { textDocument: td, positions: [p, { line: 0, character: 0 }] }, isArray],
+    ];
+  }
+
+  async function hammer(client: LspClient, u: string, doc: TextDocument, what: string, diagnostics: readonly Diagnostic[]): Promise<number> {
+    let answered = 0;
+    const ask = async (method: string, params: unknown, ok: (r: unknown) => boolean): Promise<void> => {
+      const r = await client.request(method, params, REQUEST_MS).catch((e: unknown) => {
+        throw new Error(`${what}: ${method} ${JSON.stringify(params).slice(0, 200)} failed: ${String(e)}`);
+      });
+      assert.ok(ok(r), `${what}: ${method} answered ${JSON.stringify(r)?.slice(0, 300)}`);
+      answered++;
+    };
+    const text = doc.getText();
+    const end = doc.positionAt(text.length);
+    for (const [method, params, ok] of documentRequests(u, end)) await ask(method, params, ok);
+    const positions = [0, 1, Math.floor(text.length / 3), Math.floor(text.length / 2), text.length - 1, text.length].map((o) => doc.positionAt(Math.max(0, o)));
+    positions.push({ line: 1_000_000, character: 1_000_000 }); // beyond the end: clamped
+    for (const p of positions) {
+      await Promise.all(positionRequests(u, p).map(([method, params, ok]) => ask(method, params, ok)));
+      // Rename answers with an edit, or refuses with InvalidRequest (never a hang or an internal error).
+      try {
+        const edit = await client.request<WorkspaceEdit | null>('textDocument/rename', { textDocument: { uri: u }, position: p, newName: 'renamed' }, REQUEST_MS);
+        assert.ok(edit === null || typeof edit === 'object');
+      } catch (e) {
+        assert.equal((e as { code?: number }).code, -32600, `${what}: rename: ${String(e)}`);
+      }
+      answered++;
+    }
+    // Code actions for the published diagnostics (their data goes back to the server).
+    if (diagnostics.length) {
+      const r = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: u }, range: diagnostics[0].range, context: { diagnostics: diagnostics.slice(0, 50) } }, REQUEST_MS);
+      assert.ok(Array.isArray(r));
+      answered++;
+    }
+    return answered;
+  }
+
+  for (const [label, text] of garbage) {
+    test(`answers every request on ${label}, and survives`, async () => {
+      // A server of its own, so one slow answer cannot delay the other cases.
+      const client = await LspClient.start();
+      try {
+        let answered = 0;
+        for (const kind of [null, 'llm', 'smart'] as const) {
+          const what = `${label} (kind ${String(kind)})`;
+          const u = uri('garbage.json');
+          const doc = await client.open(u, text);
+          if (kind) await client.notify('tooldef/documentKind', { uri: u, kind });
+          const ds = await client.waitForDiagnostics(u, kind ? () => true : undefined, REQUEST_MS);
+          for (const d of ds) assert.equal(typeof d.code, 'string');
+          if (text.trim() && !isValidJson(text)) assert.ok(ds.some((d) => d.code === 'json-syntax'), `${what}: ${summary(ds).slice(0, 500)}`);
+          answered += await hammer(client, u, doc, what, ds);
+          // An edit in the middle of the garbage, then everything again.
+          const mid = doc.positionAt(Math.floor(text.length / 2));
+          await client.change(u, [{ range: { start: mid, end: mid }, text: '{{"x": [' }]);
+          const ds2 = await client.waitForDiagnostics(u, undefined, REQUEST_MS);
+          answered += await hammer(client, u, client.document(u), `${what} after an edit`, ds2);
+          await client.close(u);
+          assert.ok(client.alive, `server died on ${what}: ${JSON.stringify(client.exitStatus)}\n${client.stderr}`);
+        }
+        assert.ok(answered >= 3 * 2 * (4 + 7 * 9), `answered ${answered}`);
+        // No handler threw (runSafe logs `<feature> failed: <stack>` and answers with a fallback).
+        const failures = client.log.filter((l) => l.type === 1).map((l) => l.message.split('\n').slice(0, 3).join('\n'));
+        assert.deepEqual(failures, [], `${label}: the server logged errors`);
+        // Still alive, and still useful.
+        assert.ok(client.alive, `server exited: ${JSON.stringify(client.exitStatus)}\n${client.stderr}`);
+        const good = llm();
+        const gu = uri();
+        await client.open(gu, good);
+        const h = await client.request<Hover>('textDocument/hover', { textDocument: { uri: gu }, position: posOf(good, '{{target language}}', 4) });
+        assert.match(markdown(h), /\*\*Variable `target language`\*\* — single-select/);
+        assert.deepEqual(await client.waitForDiagnostics(gu), []);
+      } finally {
+        await client.dispose();
+      }
+    });
+  }
+});
+
+function isValidJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
