@@ -89,6 +89,13 @@ describe('completion', () => {
     assert.ok(Math.abs(Date.parse(labels[0]) - Date.now()) < 5000);
   });
 
+  it('nothing before an existing value, inside an escape, or for empty allowed values', () => {
+    assert.deepEqual(complete(llmTool().replace('"model_version": [', '"model_version": | [')).labels, []);
+    assert.deepEqual(complete(llmTool({ prompt: '{{é' }).replace('{{é', '{{\\u|00e9')).labels, []);
+    const fixture = llmTool({ prompt: '{{s}}', variables: [{ name: 's', type: 'single-select', description: '', default: 'x', allowed_values: ['', 'x'] }] });
+    assert.deepEqual(complete(fixture.replace('"default": "x"', '"default": "|"')).labels, ['x']);
+  });
+
   it('a new timestamp property is filled with the current time', () => {
     const base = JSON.parse(smartTool());
     delete base.metadata.timestamp;

@@ -91,6 +91,13 @@ describe('formatting, folding, selection', () => {
     assert.ok(ranges.length > 5);
   });
 
+  it('on a string\'s opening quote, starts from the whole string', () => {
+    const { text, offset } = cursor('{"a": |"xy"}');
+    const { service, model, doc } = load(text);
+    const [sel] = service.getSelectionRanges(model, [doc.positionAt(offset)]);
+    assert.equal(doc.getText(sel.range), '"xy"');
+  });
+
   it('expands the selection from string content to the root', () => {
     const { text, offset } = cursor('{"a": {"b": "x|y"}}');
     const { service, model, doc } = load(text);

@@ -207,6 +207,7 @@ describe('output, models, metadata', () => {
   it('avatar-invalid-base64 at the first bad character', () => {
     const p = only(llmTool({ metadata: { avatar: PNG_256.slice(0, 20) + '.' + PNG_256.slice(21) } }), 'avatar-invalid-base64');
     assert.equal(p.text, '.');
+    assert.equal(only(llmTool({ metadata: { avatar: 'AAAA😀' } }), 'avatar-invalid-base64').text, '😀', 'a whole astral character');
     const prefix = only(llmTool({ metadata: { avatar: `data:image/png;base64,${PNG_256}` } }), 'avatar-invalid-base64');
     assert.equal(prefix.text, 'data:image/png;base64,');
   });

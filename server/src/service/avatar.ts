@@ -26,7 +26,7 @@ export function inspectBase64Image(text: string): AvatarInfo {
 function inspect(text: string): AvatarInfo {
   const dataUri = /^data:[\w/+.-]*;base64,/.exec(text.slice(0, 128));
   if (dataUri) return { ok: false, problem: 'invalid-base64', at: 0, length: dataUri[0].length, reason: `remove the \`${dataUri[0]}\` prefix: avatar holds the base64 text only` };
-  const bad = /[^A-Za-z0-9+/=\s]/.exec(text);
+  const bad = /[^A-Za-z0-9+/=\s]/u.exec(text); // `u`: an astral character is one match, not half of one
   if (bad) return { ok: false, problem: 'invalid-base64', at: bad.index, length: bad[0].length, reason: `\`${printable(bad[0])}\` is not a base64 character` };
   const hasSpace = /\s/.test(text);
   const compact = hasSpace ? text.replace(/\s+/g, '') : text;

@@ -32,8 +32,9 @@ function complete(model: ToolModel, kind: Kind, offset: number, settings: Settin
   }
   if (node.type === 'object' && !insideChild(node, offset)) return propertyItems(model, kind, node, { offset, length: 0 }, true);
   if (node.type === 'property' && node.colonOffset !== undefined && offset > node.colonOffset) {
-    const value = node.children![1];
-    return valueItems(model, kind, [...pathOf(node.parent!), String(node.children![0].value)], value ?? { offset, length: 0 }, settings, !value);
+    // Only where the value is missing: before an existing value there is nothing to complete.
+    if (node.children![1]) return [];
+    return valueItems(model, kind, [...pathOf(node.parent!), String(node.children![0].value)], { offset, length: 0 }, settings, true);
   }
   if (node.type === 'array' && !insideChild(node, offset)) return valueItems(model, kind, [...pathOf(node), node.children!.length], { offset, length: 0 }, settings, true);
   return [];
@@ -52,6 +53,7 @@ function placeholderItems(model: ToolModel, offset: number): CompletionItem[] {
   const prompt = model.prompt!;
   const text = prompt.embedded.text;
   const d = prompt.embedded.toDecoded(offset);
+  if (prompt.embedded.toDocument(d) !== offset) return []; // the cursor is inside an escape such as \u00e9
   const open = text.lastIndexOf('{{', d - 1);
   if (open < 0 || open + 2 > d) return [];
   const typed = text.slice(open + 2, d);
@@ -157,14 +159,14 @@ function valueItems(model: ToolModel, kind: Kind, path: JsonPath, replace: Repla
   const parentKey = typeof last === 'number' ? path[path.length - 2] : last;
   // model_version, either the string form or an item of the array
   if (path[0] === 'metadata' && path[1] === 'model_version') {
-    return settings.knownModels.map((m, i) => quoted(m, CompletionItemKind.EnumMember, 'model id', undefined, i));
+    return settings.knownModels.filter((m) => m !== '').map((m, i) => quoted(m, CompletionItemKind.EnumMember, 'model id', undefined, i));
   }
   if (path[0] === 'metadata' && path[1] === 'timestamp') {
     return [quoted(nowTimestamp(), CompletionItemKind.Value, 'now (UTC)', 'The current time as an ISO 8601 date-time.')];
   }
   if (path[0] === 'metadata' && path[1] === 'variables' && typeof path[2] === 'number' && path[3] === 'default') {
     const v = model.variables[path[2]];
-    return (v?.allowedValues ?? []).map((a, i) => quoted(a, CompletionItemKind.EnumMember, 'allowed value', undefined, i));
+    return (v?.allowedValues ?? []).filter((a) => a !== '').map((a, i) => quoted(a, CompletionItemKind.EnumMember, 'allowed value', undefined, i));
   }
   const schema = schemaAt(kind, path);
   if (!schema) return [];

@@ -42,6 +42,8 @@ export class ToolModel {
   private readonly lines: LineIndex;
   private variablesMemo?: VariableDecl[];
   private promptMemo?: PromptModel | null;
+  /** Per-version memo for features that derive data from the model (references by name …). */
+  readonly memo = new Map<string, unknown>();
 
   constructor(
     readonly document: TextDocument,

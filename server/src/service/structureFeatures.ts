@@ -46,7 +46,7 @@ export function getSelectionRanges(model: ToolModel, positions: readonly Positio
     for (let i = chain.length - 1; i >= 0; i--) {
       const n = chain[i];
       result = SelectionRange.create(toRange(model, n), result);
-      if (n.type === 'string' && n.length > 2 && i === 0) result = SelectionRange.create(toRange(model, { offset: n.offset + 1, length: n.length - 2 }), result);
+      if (n.type === 'string' && n.length > 2 && i === 0 && offset > n.offset && offset < n.offset + n.length) result = SelectionRange.create(toRange(model, { offset: n.offset + 1, length: n.length - 2 }), result);
     }
     return result ?? SelectionRange.create(Range.create(p, p));
   });

@@ -37,7 +37,11 @@ export function variableAt(model: ToolModel, offset: number): VariableTarget | u
 
 /** Every place that names variable `name`: its declarations and each exact placeholder. */
 export function referencesOf(model: ToolModel, name: string): VariableReference[] {
+  const key = `references:${name}`;
+  const cached = model.memo.get(key) as VariableReference[] | undefined;
+  if (cached) return cached;
   const out: VariableReference[] = [];
+  model.memo.set(key, out);
   for (const v of model.variables) {
     if (v.name === name && v.nameNode) out.push({ role: 'declaration', offset: v.nameNode.offset + 1, length: v.nameNode.length - 2 });
   }

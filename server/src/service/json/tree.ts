@@ -1,4 +1,4 @@
-import { parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { createScanner, parseTree, printParseErrorCode, SyntaxKind, type ParseError } from 'jsonc-parser';
 
 export type NodeType = 'object' | 'array' | 'property' | 'string' | 'number' | 'boolean' | 'null';
 
@@ -54,16 +54,21 @@ export function parseJson(text: string): ParsedJson {
 }
 
 function recover(text: string, start: number): ParsedJson {
-  if (nestingDepth(text) > MAX_RECOVERY_DEPTH) {
-    return {
-      root: undefined,
-      value: undefined,
-      syntaxErrors: [{ offset: start, length: 1, message: `The JSON is invalid and nested more than ${MAX_RECOVERY_DEPTH} levels deep; fix the syntax near the first unbalanced bracket.` }],
-    };
-  }
+  const tooDeep = {
+    root: undefined,
+    value: undefined,
+    syntaxErrors: [{ offset: start, length: 1, message: `The JSON is invalid and nested more than ${MAX_RECOVERY_DEPTH} levels deep; fix the syntax near the first unbalanced bracket.` }],
+  };
+  if (nestingDepth(text) > MAX_RECOVERY_DEPTH) return tooDeep;
   const errors: ParseError[] = [];
   const body = start ? ' ' + text.slice(1) : text; // keep offsets: the BOM becomes a space
-  const root = parseTree(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false }) as JsonNode | undefined;
+  let root: JsonNode | undefined;
+  try {
+    root = parseTree(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false }) as JsonNode | undefined;
+  } catch (e) {
+    if (e instanceof RangeError) return tooDeep; // the guard above should prevent this; stay safe anyway
+    throw e;
+  }
   const syntaxErrors: SyntaxError[] = [];
   const seen = new Set<number>();
   for (const e of errors) {
@@ -109,29 +114,30 @@ function syntaxMessage(e: ParseError): string {
   return hints[code] ?? `Invalid JSON (${code}).`;
 }
 
-/** Bracket depth outside strings: cheap guard before a recursive parser sees the text. */
+/**
+ * Bracket depth as jsonc-parser's own scanner sees it (comments, unterminated strings and all), so
+ * the guard before its recursive parser and the formatter cannot be fooled by brackets it skips.
+ */
 export function nestingDepth(text: string): number {
+  const scanner = createScanner(text, false);
   let depth = 0;
   let max = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      i = stringEnd(text, i, true);
-    } else if (c === 0x7b || c === 0x5b) {
+  for (let t = scanner.scan(); t !== SyntaxKind.EOF; t = scanner.scan()) {
+    if (t === SyntaxKind.OpenBraceToken || t === SyntaxKind.OpenBracketToken) {
       if (++depth > max) max = depth;
-    } else if (c === 0x7d || c === 0x5d) {
+    } else if ((t === SyntaxKind.CloseBraceToken || t === SyntaxKind.CloseBracketToken) && depth > 0) {
       depth--;
     }
   }
   return max;
 }
 
-/** Offset of the closing quote of the string opening at `quote` (or text end when `lenient` and unclosed). */
-function stringEnd(text: string, quote: number, lenient = false): number {
+/** Offset of the closing quote of the string opening at `quote`, in text known to be valid. */
+function stringEnd(text: string, quote: number): number {
   let from = quote + 1;
   for (;;) {
     const q = text.indexOf('"', from);
-    if (q < 0) return lenient ? text.length : -1;
+    if (q < 0) return -1;
     let backslashes = 0;
     for (let k = q - 1; text.charCodeAt(k) === 0x5c; k--) backslashes++;
     if (backslashes % 2 === 0) return q;
