@@ -1,4 +1,5 @@
 import { checkCommand, CHECK_USAGE } from './check';
+import { runCommand, RUN_USAGE } from './run';
 import { VERSION, type Io } from './io';
 
 type Command = (args: readonly string[], io: Io) => Promise<number>;
@@ -6,6 +7,7 @@ type Command = (args: readonly string[], io: Io) => Promise<number>;
 /** Every subcommand, with the usage line shown by `tooldef --help`. */
 const COMMANDS: Record<string, { run: Command; usage: string }> = {
   check: { run: checkCommand, usage: CHECK_USAGE },
+  run: { run: runCommand, usage: RUN_USAGE },
 };
 
 const USAGE = `tooldef ${VERSION} — checks and runs custom tool definition files.\n\n${Object.values(COMMANDS)

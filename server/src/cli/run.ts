@@ -1,0 +1,234 @@
+import { promises as fs } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { getLanguageService } from '../service/languageService';
+import { resolveInputs, runnableTool } from '../run/definition';
+import { defaultCacheDir } from '../run/environment';
+import { formatDuration, formatMemory, SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS } from '../run/limits';
+import { startRun } from '../run/run';
+import type { RunResult } from '../run/types';
+import { UsageError, type Io } from './io';
+
+export const RUN_USAGE = `Usage: tooldef run [--input NAME=VALUE]... [--defaults] [--timeout SECONDS] [--memory MB]
+                  [--python PATH] [--find-links DIR]... [--no-index] [--json] [--quiet] FILE
+
+Runs a smart tool's execute(variables) locally, like the service: its requirements are installed
+into a virtual environment cached per distinct requirements text, then execute runs with stdin
+closed, under a wall-clock and a memory limit for its whole process tree.
+
+  --input NAME=VALUE  the value of variable NAME (once per variable)
+  --defaults          variables not given with --input take their declared default ("" if none);
+                      without it every variable must be given, and missing ones are an error
+  --timeout SECONDS   wall-clock limit, at most and by default ${SERVICE_TIMEOUT_MS / 1000} (15 min)
+  --memory MB         memory limit summed over all processes of the tool, at most and by default
+                      ${SERVICE_MEMORY_MB} (10 GB); higher values are lowered to the service's limits
+  --python PATH       the interpreter (default python3, then python, on PATH); Python 3.8 or later
+  --find-links DIR    also look for requirements in DIR (pip --find-links; repeatable)
+  --no-index          do not use a package index (pip --no-index), e.g. with --find-links
+  --json              print {ok, result, error, limit, elapsedMs, peakMemoryMb, ...} instead of the string
+  --quiet             no progress or pip output (the tool's own output is still shown)
+
+Output: stdout holds only the returned string (with a newline added if it has none) or the --json
+object. The tool's own stdout and stderr (at most 10 MB of it), pip's output, progress and every
+failure go to stderr. Environments are cached in $TOOLDEF_CACHE_DIR, else ${defaultCacheDir()}.
+
+Exit status: 0 execute returned a string; 1 the tool failed (an exception, a value that is not a str,
+sys.exit/os._exit, input(), requirements that cannot be installed); 2 bad usage (options, a file that
+cannot run: not valid JSON, not a smart tool, no tool_code; missing or unknown inputs; no usable
+Python); 3 a limit was hit and the tool was killed; 130 stopped with Ctrl-C.
+`;
+
+interface RunCliOptions {
+  file?: string;
+  inputs: Map<string, string>;
+  defaults: boolean;
+  timeoutMs?: number;
+  memoryMb?: number;
+  python?: string;
+  pipArgs: string[];
+  json: boolean;
+  quiet: boolean;
+}
+
+function parseArgs(args: readonly string[], cwd: string): RunCliOptions {
+  const opts: RunCliOptions = { inputs: new Map(), defaults: false, pipArgs: [], json: false, quiet: false };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = (): string => {
+      const v = inline ?? args[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value.`);
+      return v;
+    };
+    const positive = (what: string): number => {
+      const text = value();
+      const n = Number(text);
+      if (!text.trim() || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number of ${what}, not "${text}".`);
+      return n;
+    };
+    switch (flag) {
+      case '--input': {
+        const v = value();
+        const eq = v.indexOf('=');
+        if (eq <= 0) throw new UsageError(`--input takes NAME=VALUE, not "${v}".`);
+        const name = v.slice(0, eq);
+        if (opts.inputs.has(name)) throw new UsageError(`--input ${name} is given twice.`);
+        opts.inputs.set(name, v.slice(eq + 1));
+        break;
+      }
+      case '--defaults':
+        opts.defaults = true;
+        break;
+      case '--timeout':
+        opts.timeoutMs = positive('seconds') * 1000;
+        break;
+      case '--memory':
+        opts.memoryMb = positive('megabytes');
+        break;
+      case '--python': {
+        // A bare name is looked up on PATH; a path is taken relative to the CLI's cwd.
+        const python = value();
+        opts.python = /[\\/]/.test(python) && !isAbsolute(python) ? resolve(cwd, python) : python;
+        break;
+      }
+      case '--find-links':
+        {
+          // pip runs in another directory: a relative path is made absolute against the CLI's cwd.
+          const dir = value();
+          opts.pipArgs.push('--find-links', /^[a-z][a-z0-9+.-]*:\/\//i.test(dir) || isAbsolute(dir) ? dir : resolve(cwd, dir));
+        }
+        break;
+      case '--no-index':
+        opts.pipArgs.push('--no-index');
+        break;
+      case '--json':
+        opts.json = true;
+        break;
+      case '--quiet':
+      case '-q':
+        opts.quiet = true;
+        break;
+      default:
+        if (a.startsWith('-') && a !== '-') throw new UsageError(`Unknown option ${a}.`);
+        if (opts.file !== undefined) throw new UsageError('Name one tool file to run.');
+        opts.file = a;
+    }
+  }
+  if (opts.file === undefined) throw new UsageError('Name the smart tool file to run.');
+  return opts;
+}
+
+/** `tooldef run …` */
+export async function runCommand(args: readonly string[], io: Io): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(RUN_USAGE);
+    return 0;
+  }
+  let opts: RunCliOptions;
+  try {
+    opts = parseArgs(args, io.cwd);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr.write(`tooldef: ${e.message}\n\n${RUN_USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+  return run(opts, io);
+}
+
+async function run(opts: RunCliOptions, io: Io): Promise<number> {
+  const say = (text: string): void => {
+    io.stderr.write(`tooldef: ${text}\n`);
+  };
+  const path = isAbsolute(opts.file!) ? opts.file! : resolve(io.cwd, opts.file!);
+  let text: string;
+  try {
+    text = await fs.readFile(path, 'utf8');
+  } catch {
+    say(`cannot read ${opts.file}: no such file or not readable.`);
+    return 2;
+  }
+  const model = getLanguageService().parse(TextDocument.create(pathToFileURL(path).toString(), 'json', 1, text));
+  const runnable = runnableTool(model);
+  if ('problems' in runnable) {
+    for (const p of runnable.problems) say(`${opts.file}: ${p}`);
+    return 2;
+  }
+  const tool = runnable.tool;
+  const inputs = resolveInputs(tool, opts.inputs, opts.defaults);
+  const names = tool.inputs.map((i) => i.name);
+  const list = (xs: readonly string[]): string => xs.map((x) => `"${x}"`).join(', ');
+  if (inputs.unknown.length) {
+    say(`${opts.file} has no variable ${list(inputs.unknown)}; its variables are ${names.length ? list(names) : '(none)'}.`);
+    return 2;
+  }
+  if (inputs.missing.length) {
+    say(`no value for ${list(inputs.missing)}: give --input NAME=VALUE for each, or --defaults to use the declared defaults.`);
+    return 2;
+  }
+  if (inputs.badDefaults.length) {
+    say(`the default of ${list(inputs.badDefaults)} is not a string (see tooldef check): give --input NAME=VALUE for it.`);
+    return 2;
+  }
+
+  const env = io.env ?? process.env;
+  const handle = startRun({
+    code: tool.code,
+    requirements: tool.requirements,
+    variables: inputs.variables,
+    python: opts.python,
+    timeoutMs: opts.timeoutMs,
+    memoryMb: opts.memoryMb,
+    pipArgs: opts.pipArgs,
+    cacheDir: env.TOOLDEF_CACHE_DIR || defaultCacheDir(env),
+    env,
+    onProgress: opts.quiet ? undefined : (p) => say(p.message),
+    onLog: opts.quiet ? undefined : (t) => io.stderr.write(t),
+    onStdout: (t) => io.stderr.write(t),
+    onStderr: (t) => io.stderr.write(t),
+  });
+  let interrupted = false;
+  const onSigint = (): void => {
+    interrupted = true;
+    handle.stop();
+  };
+  process.on('SIGINT', onSigint);
+  let result: RunResult;
+  try {
+    result = await handle.result;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+
+  for (const n of result.notices) say(`note: ${n}`);
+  if (opts.json) {
+    const { ok, error, limit, elapsedMs, peakMemoryMb, outputTruncated, leftovers, notices } = result;
+    io.stdout.write(
+      `${JSON.stringify({ ok, result: result.ok ? result.result : null, error: error ?? null, limit: limit ?? null, elapsedMs, peakMemoryMb, outputTruncated: outputTruncated ?? false, leftovers: leftovers ?? [], notices }, null, 2)}\n`,
+    );
+  } else if (result.ok) {
+    const s = result.result!;
+    io.stdout.write(s.endsWith('\n') ? s : `${s}\n`);
+  } else {
+    const e = result.error!;
+    if (e.traceback) io.stderr.write(e.traceback.endsWith('\n') ? e.traceback : `${e.traceback}\n`);
+    if (e.output && opts.quiet) io.stderr.write(e.output.endsWith('\n') ? e.output : `${e.output}\n`);
+    say(e.message);
+  }
+  if (result.error?.kind !== 'python' && result.error?.kind !== 'setup' && result.error?.kind !== 'cancelled') {
+    const how = result.ok ? 'returned a string' : result.limit ? 'was stopped' : 'failed';
+    say(`the tool ${how} after ${formatDuration(result.elapsedMs)}, peak memory ${formatMemory(result.peakMemoryMb)} (limits ${formatDuration(result.limits.timeoutMs)}, ${formatMemory(result.limits.memoryMb)}).`);
+  }
+  return exitCode(result, interrupted);
+}
+
+/** 0 a string was returned; 3 a limit was hit; 2 no usable Python; 130 interrupted; 1 any other failure. */
+export function exitCode(result: RunResult, interrupted = false): number {
+  if (result.ok) return 0;
+  if (result.error?.kind === 'cancelled' && interrupted) return 130;
+  if (result.limit || result.error?.kind === 'limit') return 3;
+  if (result.error?.kind === 'python') return 2;
+  return 1;
+}
