@@ -1,0 +1,23 @@
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { runSmartToolCommand, stopRunCommand, type RunContext } from './run/runSmartTool';
+
+export interface CommandContext extends RunContext {
+  readonly client: () => LanguageClient | undefined;
+}
+
+/** Every command of the extension, as factories registered from one table. */
+const COMMANDS: Record<string, (ctx: CommandContext) => (...args: never[]) => unknown> = {
+  'tooldef.restartServer': (ctx) => async () => {
+    await ctx.client()?.restart();
+    ctx.log.info('Language server restarted.');
+  },
+  'tooldef.showLog': (ctx) => () => ctx.log.show(),
+  'tooldef.runSmartTool': (ctx) => runSmartToolCommand(ctx, false),
+  'tooldef.runSmartToolWithDefaults': (ctx) => runSmartToolCommand(ctx, true),
+  'tooldef.stopRun': () => stopRunCommand(),
+};
+
+export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
+  return Object.entries(COMMANDS).map(([id, factory]) => vscode.commands.registerCommand(id, factory(ctx)));
+}

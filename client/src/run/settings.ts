@@ -1,0 +1,26 @@
+import * as vscode from 'vscode';
+import { SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS } from '../../../server/src/run/limits';
+
+/**
+ * Settings that decide where and how code runs. They are machine-scoped and read from the user's own
+ * settings only (`globalValue`): a workspace, trusted or not, can never choose the interpreter or
+ * raise a limit.
+ */
+export interface RunSettings {
+  readonly pythonPath?: string;
+  readonly timeoutMs: number;
+  readonly memoryMb: number;
+}
+
+export function readRunSettings(): RunSettings {
+  const cfg = vscode.workspace.getConfiguration('tooldef');
+  const user = <T>(key: string): T | undefined => cfg.inspect<T>(key)?.globalValue;
+  const pythonPath = user<string>('python.path')?.trim() || undefined;
+  const seconds = user<number>('run.timeoutSeconds');
+  const mb = user<number>('run.memoryMb');
+  return {
+    pythonPath,
+    timeoutMs: Math.min(SERVICE_TIMEOUT_MS, seconds && seconds > 0 ? seconds * 1000 : SERVICE_TIMEOUT_MS),
+    memoryMb: Math.min(SERVICE_MEMORY_MB, mb && mb > 0 ? mb : SERVICE_MEMORY_MB),
+  };
+}
