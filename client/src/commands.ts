@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { newToolCommand, setAvatarCommand } from './authoring/commands';
 import { runSmartToolCommand, stopRunCommand, type RunContext } from './run/runSmartTool';
 
 export interface CommandContext extends RunContext {
@@ -16,6 +17,9 @@ const COMMANDS: Record<string, (ctx: CommandContext) => (...args: never[]) => un
   'tooldef.runSmartTool': (ctx) => runSmartToolCommand(ctx, false),
   'tooldef.runSmartToolWithDefaults': (ctx) => runSmartToolCommand(ctx, true),
   'tooldef.stopRun': () => stopRunCommand(),
+  'tooldef.newSmartTool': () => newToolCommand('smart'),
+  'tooldef.newLlmTool': () => newToolCommand('llm'),
+  'tooldef.setAvatar': () => setAvatarCommand(),
 };
 
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {

@@ -5,6 +5,7 @@ import { registerCodeLenses } from './codeLens';
 import { registerCommands } from './commands';
 import { adoptDefinitionDocuments, LANGUAGE_ID, sendForcedKinds, trackActiveKind } from './definitionDocuments';
 import { RESULT_SCHEME, ResultDocuments } from './run/results';
+import { registerStatusBar } from './statusBar';
 
 let client: LanguageClient | undefined;
 
@@ -18,6 +19,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...adoptDefinitionDocuments(log),
     ...trackActiveKind(),
     ...registerCodeLenses(),
+    ...registerStatusBar(),
     ...registerCommands({ extension: context, log, results, client: () => client }),
   );
   client = createClient(context, log);

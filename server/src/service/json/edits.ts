@@ -29,19 +29,26 @@ export function removeProperty(prop: JsonNode): OffsetEdit {
  * like its siblings; `valueText` may span lines written at indentation 0.
  */
 export function appendMember(text: string, container: JsonNode, key: string | undefined, valueText: string): OffsetEdit {
+  return appendMembers(text, container, [[key, valueText]]);
+}
+
+/** Appends several members in one edit (two inserts at one place would be ambiguous). */
+export function appendMembers(text: string, container: JsonNode, members: readonly (readonly [string | undefined, string])[]): OffsetEdit {
   const kids = container.children ?? [];
-  const member = (indent: string): string => (key === undefined ? '' : `${JSON.stringify(key)}: `) + reindent(valueText, '', indent);
+  const member = ([key, valueText]: readonly [string | undefined, string], indent: string): string =>
+    (key === undefined ? '' : `${JSON.stringify(key)}: `) + reindent(valueText, '', indent);
   if (kids.length) {
     const last = kids[kids.length - 1];
     const indent = lineIndent(text, last.offset);
-    const end = last.offset + last.length;
     const sameLine = !text.slice(container.offset, last.offset).includes('\n');
-    return { offset: end, length: 0, newText: sameLine ? `, ${member(indent)}` : `,\n${indent}${member(indent)}` };
+    const sep = sameLine ? ', ' : `,\n${indent}`;
+    return { offset: last.offset + last.length, length: 0, newText: members.map((m) => sep + member(m, indent)).join('') };
   }
   const outer = lineIndent(text, container.offset);
   const inner = outer + indentUnit(text);
   const close = container.offset + container.length - 1;
-  return { offset: container.offset + 1, length: Math.max(0, close - container.offset - 1), newText: `\n${inner}${member(inner)}\n${outer}` };
+  const body = members.map((m) => inner + member(m, inner)).join(',\n');
+  return { offset: container.offset + 1, length: Math.max(0, close - container.offset - 1), newText: `\n${body}\n${outer}` };
 }
 
 /** Leading whitespace of the line holding `offset`. */
