@@ -17,6 +17,7 @@ import { runSafe } from './lsp/runSafe';
 import { DefinitionIndex } from './lsp/workspaceIndex';
 import { getLanguageService, ModelCache } from './service/languageService';
 import { isRuleCode } from './service/rules';
+import { SEMANTIC_LEGEND } from './service/semanticTokens';
 
 const connection = createConnection(ProposedFeatures.all);
 console.log = connection.console.log.bind(connection.console);
@@ -59,6 +60,7 @@ connection.onInitialize((params): InitializeResult => {
       documentRangeFormattingProvider: true,
       foldingRangeProvider: true,
       selectionRangeProvider: true,
+      semanticTokensProvider: { legend: SEMANTIC_LEGEND, full: true },
     },
     serverInfo: { name: 'tooldef', version: '0.1.0' },
   };
@@ -228,6 +230,11 @@ connection.onFoldingRanges((p, token) => runSafe(connection, 'folding ranges', [
 connection.onSelectionRanges((p, token) => runSafe(connection, 'selection ranges', [], token, () => {
   const model = modelOf(p.textDocument.uri);
   return model ? service.getSelectionRanges(model, p.positions) : [];
+}));
+
+connection.languages.semanticTokens.on((p, token) => runSafe(connection, 'semantic tokens', { data: [] }, token, () => {
+  const model = modelOf(p.textDocument.uri);
+  return { data: model ? service.getSemanticTokens(model) : [] };
 }));
 
 documents.listen(connection);

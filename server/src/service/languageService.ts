@@ -10,6 +10,7 @@ import { doRename, findDefinition, findDocumentHighlights, findReferences, prepa
 import { DEFAULT_SETTINGS, type Settings } from './settings';
 import { format, getFoldingRanges, getSelectionRanges } from './structureFeatures';
 import { findDocumentSymbols } from './symbols';
+import { semanticTokens } from './semanticTokens';
 import type { WorkspaceIndex } from './validation/context';
 import { collectProblems, toDiagnostics } from './validation/index';
 
@@ -39,6 +40,8 @@ export interface LanguageService {
   format(model: ToolModel, range: Range | undefined, options: FormattingOptions): TextEdit[];
   getFoldingRanges(model: ToolModel): FoldingRange[];
   getSelectionRanges(model: ToolModel, positions: readonly Position[]): SelectionRange[];
+  /** LSP-encoded semantic tokens (legend: `SEMANTIC_LEGEND`). */
+  getSemanticTokens(model: ToolModel): number[];
 }
 
 export function getLanguageService(options: LanguageServiceOptions = {}): LanguageService {
@@ -65,6 +68,7 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
     format,
     getFoldingRanges,
     getSelectionRanges,
+    getSemanticTokens: semanticTokens,
   };
 }
 
