@@ -1,0 +1,511 @@
+/**
+ * A streaming client for an OpenAI-compatible `POST {baseUrl}/chat/completions` endpoint. Pure Node
+ * (global `fetch`), no `vscode` import.
+ *
+ * - HTTPS only, except loopback hosts (`localhost`, 127.0.0.0/8, `[::1]`): refused before connecting.
+ * - The API key goes only into the `Authorization: Bearer` header. It is redacted from every error
+ *   message and log line, even when the server echoes it back.
+ * - `timeoutMs` is an inactivity timeout: the longest wait for the response headers and between any
+ *   two pieces of the body (a long answer that keeps streaming never times out). `totalTimeoutMs`
+ *   optionally bounds the whole request.
+ * - Redirects are not followed (the prompt and key go only where the user said): a 3xx is an error.
+ * - Errors are `ChatError`s with a `kind`; timeouts and cancellations keep the text received so far
+ *   in `partialText`.
+ */
+import type { LlmParameters } from './prompt';
+import { PARAMETER_NAMES, listOf } from './prompt';
+import { SseDecoder, type SseEvent } from './sse';
+
+export interface ChatMessage {
+  readonly role: 'system' | 'user' | 'assistant';
+  readonly content: string;
+}
+
+export interface ChatUsage {
+  readonly prompt_tokens?: number;
+  readonly completion_tokens?: number;
+  readonly total_tokens?: number;
+  readonly [key: string]: unknown;
+}
+
+/** The model of a request: an endpoint model name, or the file's ids with the user's mapping. */
+export type ModelChoice =
+  | string
+  | {
+      /** The file's `model_version` ids, in order. */
+      readonly modelIds: readonly string[];
+      /** File id → endpoint model name. The key `*` maps any id (used when no listed id is mapped). */
+      readonly map: Readonly<Record<string, string>> | ReadonlyMap<string, string>;
+      /** The setting users edit to configure the map, named in the error (default `MODEL_MAP_SETTING`). */
+      readonly setting?: string;
+    };
+
+export interface ChatOptions {
+  /** e.g. `https://api.openai.com/v1` or `http://127.0.0.1:8080/v1`; `/chat/completions` is appended. */
+  readonly baseUrl: string;
+  /** Sent as `Authorization: Bearer …` when non-empty. */
+  readonly apiKey?: string;
+  readonly model: ModelChoice;
+  readonly messages: readonly ChatMessage[];
+  readonly parameters?: LlmParameters;
+  readonly signal?: AbortSignal;
+  /** Inactivity timeout in ms (default 60 000; 0 turns it off). */
+  readonly timeoutMs?: number;
+  /** Optional bound on the whole request in ms. */
+  readonly totalTimeoutMs?: number;
+  /** Ask for a final usage chunk with `stream_options.include_usage` (default true). */
+  readonly includeUsage?: boolean;
+  /** Name of the token limit in the request body (default `max_tokens`; newer OpenAI models want `max_completion_tokens`). */
+  readonly maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /** Text appended to the 401/403 message (default: how to set the key). */
+  readonly apiKeyHint?: string;
+  /** Redacted trace lines (request line, status, end), for an output channel. */
+  readonly log?: (line: string) => void;
+  /** For tests: a `fetch` to use instead of the global one. */
+  readonly fetch?: typeof fetch;
+}
+
+export interface ChatResult {
+  /** The whole answer: every `choices[0].delta.content` joined. */
+  readonly text: string;
+  /** `finish_reason` of the last chunk that had one (`stop`, `length`, …), or null. */
+  readonly finishReason: string | null;
+  /** `usage` when the server sent it. */
+  readonly usage: ChatUsage | undefined;
+  /** The endpoint model name that was requested. */
+  readonly model: string;
+  /** The file's model id the model was chosen for (undefined when `model` was given as a name). */
+  readonly modelId: string | undefined;
+  /** The model the server says it used, if it said. */
+  readonly responseModel: string | undefined;
+  /** False when the stream ended without `[DONE]` and without a finish_reason (maybe cut short). */
+  readonly complete: boolean;
+}
+
+export type ChatErrorKind =
+  | 'invalid-url'
+  | 'insecure-url'
+  | 'no-model'
+  | 'auth'
+  | 'model-not-found'
+  | 'rate-limit'
+  | 'server'
+  | 'http'
+  | 'timeout'
+  | 'cancelled'
+  | 'network'
+  | 'protocol';
+
+export class ChatError extends Error {
+  override readonly name = 'ChatError';
+  readonly kind: ChatErrorKind;
+  /** HTTP status, for errors the server answered with. */
+  readonly status: number | undefined;
+  /** The server's own error message (redacted). */
+  readonly serverMessage: string | undefined;
+  /** From `Retry-After` (or `retry-after-ms`) on a 429/503. */
+  readonly retryAfterMs: number | undefined;
+  /** Text streamed before the error. */
+  readonly partialText: string;
+
+  constructor(kind: ChatErrorKind, message: string, extra: { status?: number; serverMessage?: string; retryAfterMs?: number; partialText?: string } = {}) {
+    super(message);
+    this.kind = kind;
+    this.status = extra.status;
+    this.serverMessage = extra.serverMessage;
+    this.retryAfterMs = extra.retryAfterMs;
+    this.partialText = extra.partialText ?? '';
+  }
+}
+
+export const MODEL_MAP_SETTING = 'tooldef.llm.modelMap';
+export const DEFAULT_TIMEOUT_MS = 60_000;
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+// ---------------------------------------------------------------------------------------------
+// Pure helpers
+
+/** Picks the first id of `modelIds` that the map names a model for; else `*`; else a ChatError. */
+export function resolveModel(modelIds: readonly string[], map: Readonly<Record<string, string>> | ReadonlyMap<string, string>, setting = MODEL_MAP_SETTING): { id: string | undefined; model: string } {
+  const get = (k: string): string | undefined => {
+    const v = map instanceof Map ? map.get(k) : Object.prototype.hasOwnProperty.call(map, k) ? (map as Record<string, string>)[k] : undefined;
+    return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+  };
+  for (const id of modelIds) {
+    const model = get(id);
+    if (model) return { id, model };
+  }
+  const any = get('*');
+  if (any) return { id: modelIds[0], model: any };
+  const example = modelIds[0] ?? 'gpt-4';
+  const what = modelIds.length ? `None of this tool's model_version ids (${listOf(modelIds)}) is mapped to a model of the endpoint.` : 'This tool lists no model_version ids.';
+  throw new ChatError('no-model', `${what} Add a mapping to the setting "${setting}", e.g. { "${example}": "<endpoint model name>" } (the key "*" maps any id).`);
+}
+
+/** The file's sampling parameters as request-body fields (finite numbers only). */
+export function requestParameters(parameters: LlmParameters | undefined, maxTokensField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens'): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (!parameters) return out;
+  for (const name of PARAMETER_NAMES) {
+    const v = parameters[name];
+    if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+    out[name === 'max_tokens' ? maxTokensField : name] = v;
+  }
+  return out;
+}
+
+/** True for hosts that never leave the machine: `localhost`, 127.0.0.0/8, `::1` (and its IPv4-mapped form). */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/\.$/, '');
+  if (h === 'localhost') return true;
+  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)) return true;
+  if (h === '[::1]' || h === '::1') return true;
+  return /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(h) || /^\[::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}\]$/.test(h);
+}
+
+/** The chat-completions URL for a base URL, or a ChatError (`invalid-url`/`insecure-url`). */
+export function chatCompletionsUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    throw new ChatError('invalid-url', `The LLM endpoint base URL is not a valid URL: ${JSON.stringify(safeUrlText(baseUrl))}.`);
+  }
+  if (url.username || url.password) throw new ChatError('invalid-url', 'The LLM endpoint base URL must not contain a user name or password: set the API key instead.');
+  if (url.protocol === 'http:') {
+    if (!isLoopbackHost(url.hostname)) throw new ChatError('insecure-url', `Refusing to send the prompt and API key over plain http:// to ${url.host}: use https:// (plain http is allowed only for loopback addresses).`);
+  } else if (url.protocol !== 'https:') {
+    throw new ChatError('invalid-url', `The LLM endpoint base URL must be https:// (got ${url.protocol}).`);
+  }
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
+  url.hash = '';
+  return url;
+}
+
+/** A URL for messages: origin and path only (a query may carry a key). */
+function shownUrl(url: URL): string {
+  return `${url.origin}${url.pathname}`;
+}
+
+function safeUrlText(text: string): string {
+  const cut = text.trim().replace(/[?#].*$/s, '');
+  return cut.length > 200 ? `${cut.slice(0, 200)}…` : cut;
+}
+
+/** Parses `Retry-After` (seconds or an HTTP date) or `retry-after-ms` into milliseconds. */
+export function parseRetryAfter(headers: Headers, now = Date.now()): number | undefined {
+  const ms = headers.get('retry-after-ms');
+  if (ms && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Math.round(Number(ms));
+  const v = headers.get('retry-after');
+  if (!v) return undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(v)) return Math.round(Number(v) * 1000);
+  const date = Date.parse(v);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The human message in an error body: `{error:{message}}`, `{error:"…"}`, `{message}`, `{detail}`, or the text. */
+export function serverErrorMessage(body: string): string | undefined {
+  const text = body.trim();
+  if (!text) return undefined;
+  try {
+    const json = JSON.parse(text) as unknown;
+    const pick = (o: unknown): string | undefined => {
+      if (typeof o === 'string') return o;
+      if (!o || typeof o !== 'object') return undefined;
+      const r = o as Record<string, unknown>;
+      if (r.error !== undefined) return pick(r.error);
+      if (typeof r.message === 'string') return r.message;
+      if (typeof r.detail === 'string') return r.detail;
+      if (Array.isArray(r.detail)) return JSON.stringify(r.detail);
+      return undefined;
+    };
+    const m = pick(json);
+    if (m) return clip(m);
+  } catch {
+    // not JSON: the text itself
+  }
+  return clip(text.replace(/<[^>]+>/g, ' '));
+}
+
+function clip(s: string, max = 500): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max)}…` : one;
+}
+
+function redactor(apiKey: string | undefined): (s: string) => string {
+  const key = apiKey?.trim();
+  return (s) => {
+    let out = s.replace(/(Bearer\s+)[^\s"',;]+/gi, '$1***');
+    if (key && key.length >= 4) out = out.split(key).join('***');
+    return out;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The request
+
+/**
+ * Sends the chat request with `stream: true` and calls `onDelta` with each piece of answer text as it
+ * arrives. Resolves with the whole answer; rejects with a `ChatError`.
+ */
+export async function streamChat(options: ChatOptions, onDelta?: (delta: string) => void): Promise<ChatResult> {
+  const redact = redactor(options.apiKey);
+  const log = (line: string): void => options.log?.(redact(line));
+  // Everything that can be refused is refused before connecting.
+  const url = chatCompletionsUrl(options.baseUrl);
+  const { id: modelId, model } = typeof options.model === 'string' ? { id: undefined, model: options.model } : resolveModel(options.model.modelIds, options.model.map, options.model.setting);
+  if (!model.trim()) throw new ChatError('no-model', 'No endpoint model name was given.');
+  if (options.signal?.aborted) throw new ChatError('cancelled', 'The LLM request was cancelled.');
+
+  const body: Record<string, unknown> = {
+    model,
+    messages: options.messages.map((m) => ({ role: m.role, content: m.content })),
+    ...requestParameters(options.parameters, options.maxTokensField),
+    stream: true,
+  };
+  if (options.includeUsage !== false) body.stream_options = { include_usage: true };
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
+  const apiKey = options.apiKey?.trim();
+  if (apiKey) {
+    if (/[^\x21-\x7e]/.test(apiKey)) throw new ChatError('auth', 'The API key contains spaces, line breaks or non-ASCII characters and cannot be sent: set it again.');
+    headers.Authorization = `Bearer ${apiKey}`;
+  }
+
+  const controller = new AbortController();
+  let stopped: 'timeout' | 'total-timeout' | 'cancelled' | undefined;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let idleTimer: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    clearTimeout(idleTimer);
+    if (!(timeoutMs > 0)) return;
+    idleTimer = setTimeout(() => {
+      stopped ??= 'timeout';
+      controller.abort();
+    }, timeoutMs);
+  };
+  const totalTimer = options.totalTimeoutMs
+    ? setTimeout(() => {
+        stopped ??= 'total-timeout';
+        controller.abort();
+      }, options.totalTimeoutMs)
+    : undefined;
+  const onAbort = (): void => {
+    stopped ??= 'cancelled';
+    controller.abort();
+  };
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  let text = '';
+  const stoppedError = (phase?: string): ChatError => {
+    const partial = { partialText: text };
+    const when = phase ? ` ${phase}` : '';
+    if (stopped === 'cancelled') return new ChatError('cancelled', `The LLM request was cancelled${when}.`, partial);
+    if (stopped === 'total-timeout') return new ChatError('timeout', `The LLM request took longer than ${seconds(options.totalTimeoutMs!)} in all and was stopped${when}.`, partial);
+    return new ChatError('timeout', `The LLM endpoint ${shownUrl(url)} sent nothing for ${seconds(timeoutMs)}${when}; the request was stopped.`, partial);
+  };
+
+  try {
+    arm();
+    log(`POST ${shownUrl(url)} model=${model}${modelId ? ` (for ${modelId})` : ''} messages=${options.messages.length}`);
+    let response: Response;
+    try {
+      response = await (options.fetch ?? fetch)(url, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal, redirect: 'manual' });
+    } catch (e) {
+      if (stopped) throw stoppedError('while waiting for the response');
+      throw new ChatError('network', redact(`Could not reach the LLM endpoint ${shownUrl(url)}: ${networkReason(e)}.`));
+    }
+    arm();
+    const contentType = response.headers.get('content-type') ?? '';
+    log(`HTTP ${response.status} ${contentType}`);
+    if (response.status >= 300 && response.status < 400) {
+      // Redirects are not followed: the prompt and key go only to the URL the user configured.
+      response.body?.cancel().catch(() => undefined);
+      const location = response.headers.get('location');
+      let target = '';
+      try {
+        if (location) target = ` to ${shownUrl(new URL(location, url))}`;
+      } catch {
+        // an unparsable Location: say nothing about it
+      }
+      throw new ChatError('http', redact(`The LLM endpoint redirected the request (${response.status})${target}; redirects are not followed: set the base URL to the final address.`), { status: response.status });
+    }
+    if (!response.ok) {
+      let errorBody = '';
+      try {
+        errorBody = await readLimited(response, ERROR_BODY_LIMIT, arm);
+      } catch {
+        // the status says enough
+      }
+      throw httpError(response, errorBody, url, model, options, redact);
+    }
+
+    let finishReason: string | null = null;
+    let usage: ChatUsage | undefined;
+    let responseModel: string | undefined;
+    let done = false;
+    const emit = (delta: string): void => {
+      if (!delta) return;
+      text += delta;
+      onDelta?.(delta);
+    };
+    const onChunk = (json: unknown): void => {
+      if (!json || typeof json !== 'object') throw new ChatError('protocol', 'The LLM endpoint sent a stream event that is not a JSON object.', { partialText: text });
+      const chunk = json as Record<string, unknown>;
+      if (chunk.error !== undefined) {
+        const msg = redact(serverErrorMessage(JSON.stringify(chunk)) ?? 'unknown error');
+        throw new ChatError('server', `The LLM endpoint reported an error mid-stream: ${msg}`, { serverMessage: msg, partialText: text });
+      }
+      if (typeof chunk.model === 'string') responseModel = chunk.model;
+      if (chunk.usage && typeof chunk.usage === 'object') usage = chunk.usage as ChatUsage;
+      const choices = Array.isArray(chunk.choices) ? (chunk.choices as Record<string, unknown>[]) : [];
+      const choice = choices.find((c) => c && typeof c === 'object' && (c.index ?? 0) === 0);
+      if (!choice) return;
+      const delta = (choice.delta ?? choice.message) as Record<string, unknown> | undefined;
+      if (delta && typeof delta.content === 'string') emit(delta.content);
+      if (typeof choice.finish_reason === 'string') finishReason = choice.finish_reason;
+    };
+
+    if (/\bjson\b/i.test(contentType) && !/event-stream/i.test(contentType)) {
+      // The server ignored `stream: true` and answered with one completion object.
+      const raw = await readLimited(response, Number.POSITIVE_INFINITY, arm).catch((e) => {
+        throw stopped ? stoppedError('while reading the answer') : new ChatError('network', redact(`The connection broke while reading the answer: ${networkReason(e)}.`), { partialText: text });
+      });
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        throw new ChatError('protocol', `The LLM endpoint answered with invalid JSON: ${redact(clip(raw, 200))}`);
+      }
+      onChunk(json);
+      done = true;
+    } else {
+      if (!response.body) throw new ChatError('protocol', 'The LLM endpoint sent an empty response.');
+      const decoder = new SseDecoder();
+      const reader = response.body.getReader();
+      const handle = (events: SseEvent[]): void => {
+        for (const ev of events) {
+          if (done) return;
+          const data = ev.data.trim();
+          if (data === '[DONE]') {
+            done = true;
+            return;
+          }
+          if (data === '') continue;
+          let json: unknown;
+          try {
+            json = JSON.parse(data);
+          } catch {
+            if (ev.event === 'error') throw new ChatError('server', `The LLM endpoint reported an error mid-stream: ${redact(clip(data, 300))}`, { serverMessage: redact(clip(data, 300)), partialText: text });
+            throw new ChatError('protocol', `The LLM endpoint sent a stream event that is not JSON: ${redact(clip(data, 120))}`, { partialText: text });
+          }
+          if (ev.event === 'error' && json && typeof json === 'object' && (json as Record<string, unknown>).error === undefined) json = { error: json };
+          onChunk(json);
+        }
+      };
+      try {
+        for (;;) {
+          let result: Awaited<ReturnType<typeof reader.read>>;
+          try {
+            result = await reader.read();
+          } catch (e) {
+            if (stopped) throw stoppedError(text ? 'mid-answer' : 'before any answer arrived');
+            throw new ChatError('network', redact(`The connection to the LLM endpoint broke mid-stream: ${networkReason(e)}.`), { partialText: text });
+          }
+          arm();
+          if (result.done) {
+            handle(decoder.end());
+            break;
+          }
+          handle(decoder.push(result.value));
+          if (done) break;
+        }
+      } finally {
+        if (done) reader.cancel().catch(() => undefined);
+        else reader.releaseLock();
+      }
+    }
+    log(`end finish_reason=${finishReason ?? 'none'} chars=${text.length}${done ? '' : ' (no [DONE])'}`);
+    return { text, finishReason, usage, model, modelId, responseModel, complete: done || finishReason !== null };
+  } catch (e) {
+    if (e instanceof ChatError) {
+      log(`error ${e.kind}: ${e.message}`);
+      throw e;
+    }
+    if (stopped) throw stoppedError();
+    throw e; // e.g. thrown by onDelta
+  } finally {
+    clearTimeout(idleTimer);
+    clearTimeout(totalTimer);
+    options.signal?.removeEventListener('abort', onAbort);
+    if (!controller.signal.aborted) controller.abort(); // releases the connection if still open
+  }
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+function networkReason(e: unknown): string {
+  const err = e as { message?: string; cause?: { code?: string; message?: string } } | undefined;
+  const cause = err?.cause;
+  if (cause?.code) return cause.message?.includes(cause.code) ? cause.message : `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;
+  return cause?.message ?? err?.message ?? String(e);
+}
+
+async function readLimited(response: Response, limit: number, onProgress: () => void): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder('utf-8');
+  let out = '';
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      onProgress();
+      if (done) break;
+      bytes += value.byteLength;
+      out += decoder.decode(value, { stream: true });
+      if (bytes >= limit) break;
+    }
+    return out + decoder.decode();
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+function httpError(response: Response, body: string, url: URL, model: string, options: ChatOptions, redact: (s: string) => string): ChatError {
+  const status = response.status;
+  const statusText = `${status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  const serverMessage = (() => {
+    const m = serverErrorMessage(body);
+    return m === undefined ? undefined : redact(m);
+  })();
+  const said = serverMessage ? `: ${serverMessage.replace(/[.!?]$/, '')}` : '';
+  const extra = { status, serverMessage };
+  if (status === 401 || status === 403) {
+    const hint = options.apiKeyHint ?? (options.apiKey?.trim() ? 'Check the API key set for this endpoint.' : 'No API key is set: set the API key for this endpoint.');
+    return new ChatError('auth', redact(`The LLM endpoint rejected the request (${statusText})${said}. ${hint}`), extra);
+  }
+  if (status === 404) {
+    return new ChatError(
+      'model-not-found',
+      redact(`The LLM endpoint answered ${statusText} for model "${model}" at ${shownUrl(url)}${said}. Check the model mapping and that the base URL includes the API path (often /v1).`),
+      extra,
+    );
+  }
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(response.headers);
+    const retry = retryAfterMs !== undefined ? ` Retry after ${Math.ceil(retryAfterMs / 1000)} s.` : ' Retry later.';
+    return new ChatError('rate-limit', redact(`The LLM endpoint is rate limiting requests (${statusText})${said}.${retry}`), { ...extra, retryAfterMs });
+  }
+  if (status >= 500) {
+    const retryAfterMs = parseRetryAfter(response.headers);
+    return new ChatError('server', redact(`The LLM endpoint failed (${statusText})${said}.`), { ...extra, retryAfterMs });
+  }
+  return new ChatError('http', redact(`The LLM endpoint refused the request (${statusText})${said}.`), extra);
+}
+
+/** The messages for a filled prompt: the prompt is sent as one user message. */
+export function promptMessages(filledPrompt: string): ChatMessage[] {
+  return [{ role: 'user', content: filledPrompt }];
+}
