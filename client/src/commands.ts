@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { newToolCommand, setAvatarCommand } from './authoring/commands';
+import { previewPromptCommand, runLlmToolCommand, setApiKeyCommand, type LlmContext } from './llm/commands';
 import { runSmartToolCommand, stopRunCommand, type RunContext } from './run/runSmartTool';
 
-export interface CommandContext extends RunContext {
+export interface CommandContext extends RunContext, LlmContext {
   readonly client: () => LanguageClient | undefined;
 }
 
@@ -17,6 +18,9 @@ const COMMANDS: Record<string, (ctx: CommandContext) => (...args: never[]) => un
   'tooldef.runSmartTool': (ctx) => runSmartToolCommand(ctx, false),
   'tooldef.runSmartToolWithDefaults': (ctx) => runSmartToolCommand(ctx, true),
   'tooldef.stopRun': () => stopRunCommand(),
+  'tooldef.previewPrompt': (ctx) => previewPromptCommand(ctx),
+  'tooldef.runLlmTool': (ctx) => runLlmToolCommand(ctx),
+  'tooldef.setLlmApiKey': (ctx) => setApiKeyCommand(ctx),
   'tooldef.newSmartTool': () => newToolCommand('smart'),
   'tooldef.newLlmTool': () => newToolCommand('llm'),
   'tooldef.setAvatar': () => setAvatarCommand(),

@@ -12,15 +12,17 @@ let client: LanguageClient | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Tool Definitions', { log: true });
   const results = new ResultDocuments();
+  const outputDiagnostics = vscode.languages.createDiagnosticCollection('tooldef-output');
   context.subscriptions.push(
     log,
     results,
+    outputDiagnostics,
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
     ...adoptDefinitionDocuments(log),
     ...trackActiveKind(),
     ...registerCodeLenses(),
     ...registerStatusBar(),
-    ...registerCommands({ extension: context, log, results, client: () => client }),
+    ...registerCommands({ extension: context, log, results, outputDiagnostics, client: () => client }),
   );
   client = createClient(context, log);
   try {

@@ -24,6 +24,12 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
     return vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
   }
 
+  /** Replaces a shown document's content (a streamed answer growing). */
+  update(uri: vscode.Uri, content: string): void {
+    this.contents.set(uri.toString(), content);
+    this.changed.fire(uri);
+  }
+
   dispose(): void {
     this.changed.dispose();
     this.contents.clear();
