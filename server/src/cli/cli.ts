@@ -1,5 +1,6 @@
 import { checkCommand, CHECK_USAGE } from './check';
 import { runCommand, RUN_USAGE } from './run';
+import { uploadCommand, UPLOAD_USAGE } from './upload';
 import { VERSION, type Io } from './io';
 
 type Command = (args: readonly string[], io: Io) => Promise<number>;
@@ -8,6 +9,7 @@ type Command = (args: readonly string[], io: Io) => Promise<number>;
 const COMMANDS: Record<string, { run: Command; usage: string }> = {
   check: { run: checkCommand, usage: CHECK_USAGE },
   run: { run: runCommand, usage: RUN_USAGE },
+  upload: { run: uploadCommand, usage: UPLOAD_USAGE },
 };
 
 const USAGE = `tooldef ${VERSION} — checks and runs custom tool definition files.\n\n${Object.values(COMMANDS)

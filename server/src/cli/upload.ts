@@ -1,0 +1,236 @@
+import { promises as fs } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { uploadDefinition, UPLOAD_DEFAULTS } from '../upload/upload';
+import type { UploadResult } from '../upload/types';
+import { checkUrl } from '../upload/url';
+import type { Kind } from '../service/kind';
+import { formatText, severityName } from './report';
+import { UsageError, VERSION, type Io } from './io';
+
+export const UPLOAD_USAGE = `Usage: tooldef upload --url URL [--timeout SECONDS] [--setup-timeout SECONDS] [--force]
+                     [--kind smart|llm] [--json] [--quiet] FILE
+
+Validates a tool definition, uploads the file's bytes unchanged to the service at URL (POST,
+multipart/form-data, one part "file" named <tool_name>.json — prompt_name for an LLM tool), then
+follows the service's setup while its reply gives a statusUrl to poll. The token is read from the
+environment variable TOOLDEF_TOKEN, never from the command line, and is only ever sent as
+"Authorization: Bearer …"; it is never printed.
+
+  --url URL                the upload endpoint: https://, or http:// only to localhost, 127.0.0.0/8 or ::1
+  --timeout SECONDS        limit for each HTTP request (default ${UPLOAD_DEFAULTS.timeoutMs / 1000})
+  --setup-timeout SECONDS  limit for the service's setup after the upload (default ${UPLOAD_DEFAULTS.setupTimeoutMs / 1000})
+  --force                  upload even when validation finds errors
+  --kind smart|llm         validate the file as this kind
+  --json                   print {ok, status, kind, message, httpStatus, fileName, ...} on stdout
+  --quiet                  no progress on stderr (validation errors and failures are still shown)
+
+Replies 429 and 5xx are retried ${UPLOAD_DEFAULTS.maxRetries} times with exponential backoff, honouring Retry-After.
+Output: progress, validation problems and failures go to stderr; stdout holds one line on success, or
+with --json the result object whenever an upload was attempted (exit 0 or 1).
+
+Exit status: 0 uploaded, and the service's setup finished "ready" (or its reply gave no statusUrl);
+1 not uploaded or the setup failed: validation errors without --force, token refused (401/403), file
+too large (413), rate limited, server errors, a timeout, a network failure, setup "failed", an
+unexpected reply; 2 bad usage: options, no TOOLDEF_TOKEN, FILE unreadable, a URL that is invalid or
+plain http:// to a host that is not loopback; 130 interrupted (Ctrl-C).
+`;
+
+interface UploadCliOptions {
+  file?: string;
+  url?: string;
+  timeoutMs?: number;
+  setupTimeoutMs?: number;
+  force: boolean;
+  kind?: Kind;
+  json: boolean;
+  quiet: boolean;
+}
+
+function parseArgs(args: readonly string[]): UploadCliOptions {
+  const opts: UploadCliOptions = { force: false, json: false, quiet: false };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = (): string => {
+      const v = inline ?? args[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value.`);
+      return v;
+    };
+    const seconds = (): number => {
+      const text = value();
+      const n = Number(text);
+      if (!text.trim() || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number of seconds, not "${text}".`);
+      return n * 1000;
+    };
+    switch (flag) {
+      case '--url':
+        opts.url = value();
+        break;
+      case '--timeout':
+        opts.timeoutMs = seconds();
+        break;
+      case '--setup-timeout':
+        opts.setupTimeoutMs = seconds();
+        break;
+      case '--force':
+        opts.force = true;
+        break;
+      case '--kind': {
+        const k = value();
+        if (k !== 'smart' && k !== 'llm') throw new UsageError(`--kind must be smart or llm, not "${k}".`);
+        opts.kind = k;
+        break;
+      }
+      case '--json':
+        opts.json = true;
+        break;
+      case '--quiet':
+      case '-q':
+        opts.quiet = true;
+        break;
+      case '--token':
+        throw new UsageError('the token is not accepted on the command line (it would show in shell history and process lists): set TOOLDEF_TOKEN.');
+      default:
+        if (a.startsWith('-') && a !== '-') throw new UsageError(`Unknown option ${a}.`);
+        if (opts.file !== undefined) throw new UsageError('Name one file to upload.');
+        opts.file = a;
+    }
+  }
+  if (opts.file === undefined) throw new UsageError('Name the tool definition file to upload.');
+  if (opts.url === undefined || !opts.url.trim()) throw new UsageError('Give the upload endpoint with --url URL.');
+  return opts;
+}
+
+/** `tooldef upload …` */
+export async function uploadCommand(args: readonly string[], io: Io): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(UPLOAD_USAGE);
+    return 0;
+  }
+  let opts: UploadCliOptions;
+  try {
+    opts = parseArgs(args);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr.write(`tooldef: ${e.message}\n\n${UPLOAD_USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+  return upload(opts, io);
+}
+
+async function upload(opts: UploadCliOptions, io: Io): Promise<number> {
+  const say = (text: string): void => {
+    io.stderr.write(`tooldef: ${text}\n`);
+  };
+  const url = checkUrl(opts.url!.trim(), 'upload URL');
+  if (!url.ok) {
+    say(url.message);
+    return 2;
+  }
+  const token = ((io.env ?? process.env).TOOLDEF_TOKEN ?? '').trim();
+  if (!token) {
+    say('no upload token: set the environment variable TOOLDEF_TOKEN (the token is not accepted as an option).');
+    return 2;
+  }
+  const path = isAbsolute(opts.file!) ? opts.file! : resolve(io.cwd, opts.file!);
+  const shown = display(io.cwd, path);
+  let bytes: Buffer;
+  try {
+    bytes = await fs.readFile(path);
+  } catch {
+    say(`cannot read ${opts.file}: no such file, or not a readable file.`);
+    return 2;
+  }
+
+  const controller = new AbortController();
+  let interrupted = false;
+  const onSigint = (): void => {
+    interrupted = true;
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  let result: UploadResult;
+  try {
+    result = await uploadDefinition(
+      {
+        url: url.url.toString(),
+        token,
+        bytes,
+        filePath: path,
+        force: opts.force,
+        kind: opts.kind,
+        timeoutMs: opts.timeoutMs,
+        setupTimeoutMs: opts.setupTimeoutMs,
+        signal: controller.signal,
+        userAgent: `tooldef-cli/${VERSION}`,
+      },
+      {
+        onProgress: (p) => {
+          if (!opts.quiet && p.phase !== 'done') say(p.message);
+        },
+      },
+    );
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+
+  const v = result.validation;
+  if (v && (v.errors || (v.warnings && !opts.quiet))) {
+    const shownDiagnostics = v.diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error || (!opts.quiet && d.severity === DiagnosticSeverity.Warning));
+    io.stderr.write(formatText([{ file: shown, kind: v.kind, diagnostics: shownDiagnostics }]));
+    for (const p of v.problems) io.stderr.write(`${shown}: error ${p}\n`);
+  }
+  if (opts.json) io.stdout.write(`${JSON.stringify(toJson(result), null, 2)}\n`);
+  if (result.ok) {
+    if (!opts.json) io.stdout.write(`${result.message}\n`);
+  } else {
+    const hint =
+      result.kind === 'auth' ? ' Set TOOLDEF_TOKEN to a valid token.' : result.kind === 'validation' ? ' (--force uploads it anyway.)' : '';
+    say(`${result.message}${hint}`);
+  }
+  return exitCode(result, interrupted);
+}
+
+/** 0 uploaded (and set up); 2 a URL that was never usable; 130 interrupted; 1 every other failure. */
+export function exitCode(result: UploadResult, interrupted = false): number {
+  if (result.ok) return 0;
+  if (result.kind === 'cancelled' && interrupted) return 130;
+  if (result.kind === 'invalid-url' || result.kind === 'insecure-url') return 2;
+  return 1;
+}
+
+function toJson(r: UploadResult): Record<string, unknown> {
+  const v = r.validation;
+  return {
+    ok: r.ok,
+    status: r.ok ? r.status : null,
+    kind: r.ok ? null : r.kind,
+    message: r.message,
+    httpStatus: r.httpStatus ?? null,
+    fileName: r.fileName ?? null,
+    size: r.size,
+    attempts: r.attempts,
+    polls: r.polls,
+    elapsedMs: r.elapsedMs,
+    statusUrl: r.ok ? (r.statusUrl ?? null) : null,
+    forced: r.ok ? r.forced : false,
+    retryAfterMs: r.ok ? null : (r.retryAfterMs ?? null),
+    validation: v
+      ? {
+          kind: v.kind,
+          errors: v.errors,
+          warnings: v.warnings,
+          problems: v.problems,
+          diagnostics: v.diagnostics.map((d) => ({ code: String(d.code), severity: severityName(d), message: d.message, range: d.range })),
+        }
+      : null,
+  };
+}
+
+function display(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+}

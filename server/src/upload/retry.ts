@@ -1,0 +1,50 @@
+/** Waiting between attempts: Retry-After, exponential backoff with jitter, abortable sleeps. */
+
+const HTTP_DATE = /^[A-Za-z]{3,9},? .*\d{1,2}:\d{2}:\d{2}/; // IMF-fixdate, RFC 850 and asctime all look like this
+
+/**
+ * Milliseconds to wait from a `Retry-After` value: delay-seconds (`120`) or an HTTP date
+ * (`Wed, 21 Oct 2015 07:28:00 GMT`, 0 when already past). `undefined` when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Math.min(Number(v), 365 * 24 * 3600) * 1000;
+  if (HTTP_DATE.test(v)) {
+    const t = Date.parse(v);
+    if (!Number.isNaN(t)) return Math.max(0, t - now);
+  }
+  return undefined;
+}
+
+/**
+ * The wait before retry number `retry` (0-based): `base·2^retry` capped at `max`, with "equal jitter"
+ * (a random point in its upper half), so concurrent clients spread out but never retry at once.
+ */
+export function backoffDelay(retry: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
+  const exp = Math.min(maxMs, baseMs * 2 ** Math.min(retry, 30));
+  return Math.round(exp / 2 + (random() * exp) / 2);
+}
+
+/** Resolves after `ms`, or early with `false` when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (completed: boolean): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(completed);
+    };
+    const onAbort = (): void => done(false);
+    const timer = setTimeout(() => done(true), Math.max(0, ms));
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** `1.2 s`, `45 s`, `2 min 5 s` — for progress messages. */
+export function formatWait(ms: number): string {
+  if (ms < 10_000) return `${Math.max(0, Math.round(ms / 100) / 10)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
+}

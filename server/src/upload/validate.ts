@@ -1,0 +1,70 @@
+/** Validation before an upload, with the same pure language service the editor and `tooldef check` use. */
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import type { Kind } from '../service/kind';
+import { getLanguageService } from '../service/languageService';
+import type { Settings } from '../service/settings';
+import type { WorkspaceIndex } from '../service/validation/context';
+import { uploadFileName } from './multipart';
+
+export interface UploadValidation {
+  /** The kind recognised (or forced); `null` when the file is not a tool definition. */
+  readonly kind: Kind | null;
+  /** `tool_name` / `prompt_name`, when the file has one. */
+  readonly toolName: string | undefined;
+  /** The name the file is uploaded under: `<tool name>.json`, sanitised. */
+  readonly fileName: string;
+  /** The language service's diagnostics (every severity). */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Problems outside the rule catalogue that also block an upload (not UTF-8, not a definition). */
+  readonly problems: readonly string[];
+  /** Error diagnostics plus `problems`. */
+  readonly errors: number;
+  readonly warnings: number;
+}
+
+export interface ValidateOptions {
+  /** The file's path or URI: its name is the fallback upload name, and rules like file-name-mismatch use it. */
+  readonly filePath?: string;
+  readonly kind?: Kind;
+  readonly settings?: Settings;
+  readonly workspace?: WorkspaceIndex;
+}
+
+function documentUri(filePath: string | undefined): string {
+  if (!filePath) return 'untitled:tool.json';
+  if (/^[a-z][a-z0-9+.-]+:/i.test(filePath) && !/^[a-z]:[\\/]/i.test(filePath)) return filePath; // already a URI
+  return isAbsolute(filePath) ? pathToFileURL(filePath).toString() : `untitled:${filePath}`;
+}
+
+/** Validates the bytes that will be uploaded: decoded as UTF-8 exactly like `tooldef check` reads them (a BOM is kept). */
+export function validateForUpload(bytes: Uint8Array, opts: ValidateOptions = {}): UploadValidation {
+  const problems: string[] = [];
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(bytes);
+    problems.push('The file is not valid UTF-8; definition files are UTF-8 JSON.');
+  }
+  const service = getLanguageService({ settings: opts.settings, workspace: opts.workspace });
+  const model = service.parse(TextDocument.create(documentUri(opts.filePath), 'json', 1, text), opts.kind);
+  const diagnostics = service.doValidation(model);
+  const errorDiagnostics = diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error).length;
+  if (!model.kind && errorDiagnostics === 0) {
+    problems.push('Not a tool definition: an LLM tool has `model_prompt`, a smart tool a `metadata` object with `tool_name` or `tool_code`.');
+  }
+  const nameNode = model.kind ? model.toolNameNode : undefined;
+  const toolName = typeof nameNode?.value === 'string' ? nameNode.value : undefined;
+  return {
+    kind: model.kind ?? null,
+    toolName,
+    fileName: uploadFileName(toolName, opts.filePath),
+    diagnostics,
+    problems,
+    errors: errorDiagnostics + problems.length,
+    warnings: diagnostics.filter((d) => d.severity === DiagnosticSeverity.Warning).length,
+  };
+}
