@@ -1,5 +1,4 @@
 import { child, property } from '../json/nodes';
-import type { JsonNode } from '../json/tree';
 import type { Validator } from './context';
 
 export const syntax: Validator = (ctx) => {
@@ -17,24 +16,8 @@ export const rootShape: Validator = (ctx) => {
 };
 
 export const duplicateKeys: Validator = (ctx) => {
-  const todo: JsonNode[] = ctx.model.root ? [ctx.model.root] : [];
-  while (todo.length) {
-    const node = todo.pop()!;
-    if (node.type === 'object') {
-      const first = new Map<string, JsonNode>();
-      for (const p of node.children!) {
-        const key = p.children?.[0];
-        if (!key) continue;
-        const name = String(key.value);
-        const earlier = first.get(name);
-        if (earlier) {
-          ctx.report('duplicate-key', key, `Duplicate key \`${name}\`: JSON keeps only the last value, so one of them is lost; remove or rename one.`);
-        } else {
-          first.set(name, key);
-        }
-      }
-    }
-    for (const c of node.children ?? []) if (c.type === 'object' || c.type === 'array' || c.type === 'property') todo.push(c);
+  for (const key of ctx.model.json.duplicateKeys) {
+    ctx.report('duplicate-key', key, `Duplicate key \`${String(key.value)}\`: JSON keeps only the last value, so one of them is lost; remove or rename one.`);
   }
 };
 

@@ -1,0 +1,73 @@
+// Public types of the embedded-Python analysis. All offsets are UTF-16 offsets into the decoded
+// Python source (the value of `metadata.tool_code`), `end` exclusive.
+
+export type PyProblemCode =
+  | 'python-syntax'
+  | 'missing-execute'
+  | 'execute-signature'
+  | 'execute-async'
+  | 'execute-redefined'
+  | 'execute-returns-non-string'
+  | 'unknown-variable-key'
+  | 'missing-requirement'
+  | 'unused-requirement'
+  | 'invalid-requirement'
+  | 'duplicate-requirement'
+  | 'hardcoded-secret';
+
+export interface PyProblem {
+  code: PyProblemCode;
+  /** Offsets into the analysed text: the Python source, or the requirements text for requirement codes. */
+  start: number;
+  end: number;
+  message: string;
+  /**
+   * Rule-specific data for quick fixes (see each producer). python-syntax carries
+   * `{ stage: 'tokenizer' | 'indent' | 'parser' | 'compiler' }`, which decides the one error CPython
+   * itself would report (see firstCPythonError).
+   */
+  data?: unknown;
+}
+
+/** A literal key of `variables["x"]`, `variables.get("x")` (also `.pop`/`.setdefault`) or `"x" in variables`. */
+export interface VariableKeyRef {
+  name: string;
+  /** The key's characters inside the quotes. */
+  start: number;
+  end: number;
+  /** The quote used: `"`, `'`, `"""` or `'''`. */
+  quote: string;
+}
+
+export interface ImportRef {
+  /** Dotted module name as written (`a.b.c`), with leading dots for relative imports. */
+  module: string;
+  /** The module name's characters in the source. */
+  start: number;
+  end: number;
+  /** Inside `try:` whose handlers catch ImportError/ModuleNotFoundError (or Exception, or a bare except). */
+  guarded: boolean;
+  relative: boolean;
+}
+
+export interface FunctionInfo {
+  name: string;
+  kind: 'function' | 'class';
+  /** The whole definition, decorators included. */
+  start: number;
+  end: number;
+  nameStart: number;
+  nameEnd: number;
+  async: boolean;
+}
+
+export interface PythonFacts {
+  /** python-syntax, missing-execute, execute-*, hardcoded-secret; sorted by start. */
+  problems: PyProblem[];
+  keys: VariableKeyRef[];
+  /** `variables` is used in a way that hides which keys it reads (`variables[k]`, passed on, iterated…). */
+  dynamicVariables: boolean;
+  imports: ImportRef[];
+  /** Top-level functions and classes in source order. */
+  functions: FunctionInfo[];
+}
