@@ -1,6 +1,7 @@
 import { CodeAction, CodeActionKind, type Diagnostic, type Range, TextEdit } from 'vscode-languageserver-types';
 import { appendMember, indentUnit, lineIndent, reindent, removeProperty, replaceNode, type OffsetEdit } from './json/edits';
 import { escapeJsonContent } from './json/embeddedText';
+import { pythonStringContent } from './python/strings';
 import { child, nodeAtOffset, nodeAtPath, property } from './json/nodes';
 import type { JsonNode } from './json/tree';
 import type { ToolModel } from './model';
@@ -53,9 +54,10 @@ function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
         preferred: i === 0 && data.candidates.length === 1,
       }));
     case 'unknown-name': {
+      const write = (name: string): string => escapeJsonContent(data.pythonQuote ? pythonStringContent(name, data.pythonQuote) : name);
       const fixes: Fix[] = data.candidates.slice(0, MAX_CANDIDATES).map((c, i) => ({
         title: `Change to \`${c}\``,
-        edits: [replaceNode(data, escapeJsonContent(c))],
+        edits: [replaceNode(data, write(c))],
         preferred: i === 0,
       }));
       const add = addVariable(model, data.name);
@@ -84,6 +86,8 @@ function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
       return moveField(model, data.from, data.to);
     case 'flatten-avatar':
       return flattenAvatar(model);
+    case 'add-requirement':
+      return addRequirement(model, data.distribution);
   }
 }
 
@@ -97,6 +101,19 @@ function addVariable(model: ToolModel, name: string): OffsetEdit | undefined {
   if (variables?.type === 'array') return appendMember(model.text, variables, undefined, item);
   if (variables) return undefined;
   return appendMember(model.text, metadata, 'variables', `[\n${unit}${reindent(item, '', unit)}\n]`);
+}
+
+function addRequirement(model: ToolModel, distribution: string): Fix[] {
+  const metadata = model.metadata;
+  if (!metadata) return [];
+  const title = `Add \`${distribution}\` to requirements`;
+  const node = child(metadata, 'requirements');
+  if (!node) return [{ title, edits: [appendMember(model.text, metadata, 'requirements', JSON.stringify(distribution))], preferred: true }];
+  if (node.type !== 'string') return [];
+  const embedded = model.embedded(node);
+  const current = embedded.text;
+  const line = current === '' || current.endsWith('\n') ? distribution : `\n${distribution}`;
+  return [{ title, edits: [{ offset: embedded.contentEnd, length: 0, newText: escapeJsonContent(line) }], preferred: true }];
 }
 
 function moveField(model: ToolModel, from: (string | number)[], to: (string | number)[]): Fix[] {
@@ -156,3 +173,4 @@ function timestampAt(model: ToolModel, offset: number): JsonNode | undefined {
 function toTextEdit(model: ToolModel, e: OffsetEdit): TextEdit {
   return TextEdit.replace(toRange(model, e), e.newText);
 }
+

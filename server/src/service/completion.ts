@@ -1,5 +1,7 @@
 import { CompletionItem, CompletionItemKind, CompletionList, InsertTextFormat, MarkupKind, TextEdit } from 'vscode-languageserver-types';
 import { toRange } from './positions';
+import { variableKeyAt } from './python';
+import { pythonStringContent } from './python/strings';
 import { escapeJsonContent } from './json/embeddedText';
 import { nodeAtOffset, pathOf, property, type JsonPath } from './json/nodes';
 import type { JsonNode } from './json/tree';
@@ -24,6 +26,7 @@ function complete(model: ToolModel, kind: Kind, offset: number, settings: Settin
   if (!node) return [];
   if (node.type === 'string' && offset > node.offset && (offset < node.offset + node.length || !closedString(model.text, node))) {
     if (node === model.prompt?.node) return placeholderItems(model, offset);
+    if (node === model.python?.node) return variableKeyItems(model, offset);
     const parent = node.parent;
     if (parent?.type === 'property' && parent.children![0] === node) {
       return propertyItems(model, kind, parent.parent!, node, parent.colonOffset === undefined);
@@ -72,6 +75,26 @@ function placeholderItems(model: ToolModel, offset: number): CompletionItem[] {
       sortText: String(i).padStart(4, '0'),
       filterText: v.name!,
       textEdit: TextEdit.replace(range, escapeJsonContent(v.name!) + (closed ? '' : '}}')),
+    }));
+}
+
+/** Inside `variables["…"]` or `variables.get("…")` in tool_code: the declared variable names. */
+function variableKeyItems(model: ToolModel, offset: number): CompletionItem[] {
+  const py = model.python!;
+  const d = py.embedded.toDecoded(offset);
+  if (py.embedded.toDocument(d) !== offset) return []; // inside a JSON escape
+  const key = variableKeyAt(py.embedded.text, d);
+  if (!key) return [];
+  const range = toRange(model, py.embedded.rangeToDocument(key.start, key.end));
+  return model.variables
+    .filter((v) => v.name)
+    .map((v, i) => ({
+      label: v.name!,
+      kind: CompletionItemKind.Variable,
+      detail: 'variable',
+      documentation: v.description ? { kind: MarkupKind.Markdown, value: v.description } : undefined,
+      sortText: String(i).padStart(4, '0'),
+      textEdit: TextEdit.replace(range, escapeJsonContent(pythonStringContent(v.name!, key.quote))),
     }));
 }
 

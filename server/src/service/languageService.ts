@@ -17,6 +17,8 @@ import { collectProblems, toDiagnostics } from './validation/index';
 export interface LanguageServiceOptions {
   settings?: Settings;
   workspace?: WorkspaceIndex;
+  /** Analyse smart tools' tool_code as Python (default true; benchmarks of the JSON rules turn it off). */
+  embeddedPython?: boolean;
 }
 
 /**
@@ -26,7 +28,8 @@ export interface LanguageServiceOptions {
 export interface LanguageService {
   configure(settings: Settings): void;
   readonly settings: Settings;
-  parse(document: TextDocument, forcedKind?: Kind): ToolModel;
+  /** `previous`: the model of the document's previous version, whose incremental state is reused. */
+  parse(document: TextDocument, forcedKind?: Kind, previous?: ToolModel): ToolModel;
   doValidation(model: ToolModel): Diagnostic[];
   doComplete(model: ToolModel, position: Position): CompletionList;
   doHover(model: ToolModel, position: Position): Hover | null;
@@ -54,8 +57,8 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
     get settings() {
       return settings;
     },
-    parse: (document, forcedKind) => new ToolModel(document, forcedKind),
-    doValidation: (model) => toDiagnostics(model, collectProblems(model, settings, options.workspace), settings),
+    parse: (document, forcedKind, previous) => new ToolModel(document, forcedKind, previous),
+    doValidation: (model) => toDiagnostics(model, collectProblems(model, settings, options.workspace, options.embeddedPython ?? true), settings),
     doComplete: (model, p) => doComplete(model, at(model, p), settings),
     doHover: (model, p) => doHover(model, at(model, p)),
     doCodeActions,
@@ -81,7 +84,7 @@ export class ModelCache {
   get(document: TextDocument, forcedKind?: Kind): ToolModel {
     const cached = this.models.get(document.uri);
     if (cached && cached.version === document.version && cached.document === document && cached.forcedKind === forcedKind) return cached;
-    const model = this.service.parse(document, forcedKind);
+    const model = this.service.parse(document, forcedKind, cached);
     this.models.set(document.uri, model);
     return model;
   }

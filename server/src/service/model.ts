@@ -5,6 +5,7 @@ import { EmbeddedText } from './json/embeddedText';
 import { kindOfRoot, type Kind } from './kind';
 import { scanPlaceholders, type Placeholder } from './template';
 import { LineIndex } from './positions';
+import { PythonDocument, type PythonFacts } from './python';
 import type { Position } from 'vscode-languageserver-types';
 
 export interface VariableDecl {
@@ -45,10 +46,16 @@ export class ToolModel {
   /** Per-version memo for features that derive data from the model (references by name …). */
   readonly memo = new Map<string, unknown>();
 
+  /** Incremental Python state, handed from one version's model to the next. */
+  private readonly pythonDocument: PythonDocument;
+  private pythonMemo?: { node: JsonNode; embedded: EmbeddedText; facts: PythonFacts } | null;
+
   constructor(
     readonly document: TextDocument,
     forcedKind?: Kind,
+    previous?: ToolModel,
   ) {
+    this.pythonDocument = previous?.pythonDocument ?? new PythonDocument();
     this.text = document.getText();
     this.version = document.version;
     this.lines = new LineIndex(this.text);
@@ -99,6 +106,20 @@ export class ToolModel {
       }
     }
     return this.promptMemo ?? undefined;
+  }
+
+  /** `metadata.tool_code` of a smart tool, decoded, with the analysis of its Python. */
+  get python(): { node: JsonNode; embedded: EmbeddedText; facts: PythonFacts } | undefined {
+    if (this.pythonMemo === undefined) {
+      const node = this.kind === 'smart' ? child(this.metadata, 'tool_code') : undefined;
+      if (node?.type === 'string') {
+        const embedded = this.embedded(node);
+        this.pythonMemo = { node, embedded, facts: this.pythonDocument.update(embedded.text) };
+      } else {
+        this.pythonMemo = null;
+      }
+    }
+    return this.pythonMemo ?? undefined;
   }
 
   /** The decoded content of a string node with its position map (decoded once by a valid parse). */

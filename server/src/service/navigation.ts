@@ -1,5 +1,6 @@
 import { DocumentHighlight, DocumentHighlightKind, Location, Range, TextEdit, type WorkspaceEdit } from 'vscode-languageserver-types';
 import { escapeJsonContent } from './json/embeddedText';
+import { pythonStringContent } from './python/strings';
 import type { ToolModel } from './model';
 import { toRange } from './positions';
 import { referencesOf, variableAt } from './variableRefs';
@@ -42,7 +43,8 @@ export function doRename(model: ToolModel, offset: number, newName: string): Ren
   if (!newName.trim()) return { error: 'A variable name cannot be empty.' };
   if (newName !== target.name && model.variableByName(newName)) return { error: `A variable named \`${newName}\` already exists.` };
   if (/\{\{|\}\}/.test(newName)) return { error: 'A variable name cannot contain `{{` or `}}`.' };
-  const text = escapeJsonContent(newName);
-  const edits = referencesOf(model, target.name).map((r) => TextEdit.replace(toRange(model, r), text));
+  const edits = referencesOf(model, target.name).map((r) =>
+    TextEdit.replace(toRange(model, r), escapeJsonContent(r.pythonQuote ? pythonStringContent(newName, r.pythonQuote) : newName)),
+  );
   return { edit: { changes: { [model.document.uri]: edits } } };
 }

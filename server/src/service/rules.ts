@@ -50,6 +50,19 @@ export const RULES = {
   'parameter-out-of-range': { severity: 'warning', summary: 'A sampling parameter outside its range.' },
   'file-name-mismatch': { severity: 'information', summary: 'The file name is not `<tool_name>.json`.' },
   'duplicate-tool-name': { severity: 'warning', summary: 'Another definition in the workspace has the same name.' },
+  // tool_code (embedded Python)
+  'python-syntax': { severity: 'error', summary: 'tool_code is not valid Python 3.11.' },
+  'missing-execute': { severity: 'error', summary: 'tool_code defines no top-level `execute` function.' },
+  'execute-signature': { severity: 'error', summary: '`execute` does not take exactly one positional parameter named `variables`.' },
+  'execute-async': { severity: 'error', summary: '`execute` is async.' },
+  'execute-redefined': { severity: 'warning', summary: '`execute` is defined more than once.' },
+  'execute-returns-non-string': { severity: 'warning', summary: '`execute` can return something other than a `str`.' },
+  'unknown-variable-key': { severity: 'error', summary: '`variables["x"]` names no declared variable.' },
+  'missing-requirement': { severity: 'warning', summary: 'A third-party import not listed in `requirements`.' },
+  'unused-requirement': { severity: 'information', summary: 'A requirement that tool_code never imports.' },
+  'invalid-requirement': { severity: 'error', summary: 'A `requirements` line that is not PEP 508.' },
+  'duplicate-requirement': { severity: 'warning', summary: 'A requirement listed twice.' },
+  'hardcoded-secret': { severity: 'warning', summary: 'A literal that looks like a real key or token.' },
 } as const satisfies Record<string, RuleInfo>;
 
 export type RuleCode = keyof typeof RULES;

@@ -34,7 +34,10 @@ function members(model: ToolModel, node: JsonNode, depth: number, budget: { left
     }
     if (key === 'tool_code' || key === 'model_prompt') detail = lineCount(value) === 1 ? '1 line' : `${lineCount(value)} lines`;
     const selection = isProp ? c.children![0] : c;
-    const children = value && (value.type === 'object' || value.type === 'array') && depth < MAX_DEPTH ? members(model, value, depth + 1, budget, [...path, key]) : undefined;
+    const pythonChildren = key === 'tool_code' && path.length === 1 && value === model.python?.node ? pythonSymbols(model) : undefined;
+    const children =
+      pythonChildren ??
+      (value && (value.type === 'object' || value.type === 'array') && depth < MAX_DEPTH ? members(model, value, depth + 1, budget, [...path, key]) : undefined);
     out.push(DocumentSymbol.create(name, detail, kind, toRange(model, c), toRange(model, selection), children));
   }
   return out;
@@ -69,4 +72,18 @@ function lineCount(n: JsonNode | undefined): number {
   let count = 1;
   for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) count++;
   return count;
+}
+
+/** Top-level functions and classes of tool_code, `execute` first among equals, at their JSON ranges. */
+function pythonSymbols(model: ToolModel): DocumentSymbol[] {
+  const py = model.python!;
+  return py.facts.functions.map((f) =>
+    DocumentSymbol.create(
+      f.name,
+      f.async ? 'async' : undefined,
+      f.kind === 'class' ? SymbolKind.Class : SymbolKind.Function,
+      toRange(model, py.embedded.rangeToDocument(f.start, f.end)),
+      toRange(model, py.embedded.rangeToDocument(f.nameStart, f.nameEnd)),
+    ),
+  );
 }

@@ -6,7 +6,9 @@ export interface Span {
 }
 
 export interface VariableReference extends Span {
-  readonly role: 'declaration' | 'placeholder';
+  readonly role: 'declaration' | 'placeholder' | 'key';
+  /** For a `variables["…"]` key in tool_code: the Python quote around it. */
+  readonly pythonQuote?: string;
 }
 
 export interface VariableTarget {
@@ -23,6 +25,12 @@ export function variableAt(model: ToolModel, offset: number): VariableTarget | u
     if (n && v.name !== undefined && offset > n.offset && offset < n.offset + n.length) {
       return { name: v.name, decl: v, span: { offset: n.offset + 1, length: n.length - 2 } };
     }
+  }
+  const py = model.python;
+  if (py && offset > py.node.offset && offset < py.node.offset + py.node.length) {
+    const d = py.embedded.toDecoded(offset);
+    const key = py.facts.keys.find((k) => d >= k.start && d <= k.end);
+    return key && { name: key.name, decl: model.variableByName(key.name), span: py.embedded.rangeToDocument(key.start, key.end) };
   }
   const prompt = model.prompt;
   if (!prompt || offset <= prompt.node.offset || offset >= prompt.node.offset + prompt.node.length) return undefined;
@@ -49,6 +57,12 @@ export function referencesOf(model: ToolModel, name: string): VariableReference[
   if (prompt) {
     for (const p of prompt.placeholders) {
       if (p.closed && p.name === name) out.push({ role: 'placeholder', ...prompt.embedded.rangeToDocument(p.start + 2, p.end - 2) });
+    }
+  }
+  const py = model.python;
+  if (py) {
+    for (const k of py.facts.keys) {
+      if (k.name === name) out.push({ role: 'key', pythonQuote: k.quote, ...py.embedded.rangeToDocument(k.start, k.end) });
     }
   }
   return out;

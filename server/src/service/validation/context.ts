@@ -7,7 +7,8 @@ import type { Settings } from '../settings';
 export type FixData =
   | { fix: 'replace'; offset: number; length: number; candidates: string[]; quoted: boolean }
   /** A reference to an undeclared variable: rename it to a candidate, or declare it. */
-  | { fix: 'unknown-name'; offset: number; length: number; candidates: string[]; name: string }
+  | { fix: 'unknown-name'; offset: number; length: number; candidates: string[]; name: string; pythonQuote?: string }
+  | { fix: 'add-requirement'; distribution: string }
   | { fix: 'rename-key'; candidates: string[] }
   | { fix: 'move-field'; from: (string | number)[]; to: (string | number)[] }
   | { fix: 'wrap-array' }

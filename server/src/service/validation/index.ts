@@ -11,15 +11,13 @@ import { expectedOutput } from './output';
 import { shape } from './shape';
 import { duplicateKeys, mixedKind, rootShape, syntax } from './structure';
 import { placeholders } from './templates';
+import { pythonCode, requirements, variableKeys } from './python';
 import { variableNames, variableValues } from './variables';
 
 /** Rules that hold for any JSON handed to the service. */
 const ALWAYS: readonly Validator[] = [syntax, rootShape, duplicateKeys];
 
-/**
- * Rules for a recognised definition. The embedded-Python rules plug in here as further validators
- * over the same model.
- */
+/** Rules for a recognised definition. */
 const DEFINITION: readonly Validator[] = [
   mixedKind,
   shape,
@@ -37,7 +35,10 @@ const DEFINITION: readonly Validator[] = [
   duplicateToolName,
 ];
 
-export function collectProblems(model: ToolModel, settings: Settings, workspace?: WorkspaceIndex): Problem[] {
+/** The embedded-Python rules of a smart tool's tool_code. */
+const PYTHON: readonly Validator[] = [pythonCode, variableKeys, requirements];
+
+export function collectProblems(model: ToolModel, settings: Settings, workspace?: WorkspaceIndex, embeddedPython = true): Problem[] {
   const problems: Problem[] = [];
   const ctx: ValidationContext = {
     model,
@@ -48,7 +49,10 @@ export function collectProblems(model: ToolModel, settings: Settings, workspace?
     },
   };
   for (const v of ALWAYS) v(ctx);
-  if (model.kind && model.root?.type === 'object') for (const v of DEFINITION) v(ctx);
+  if (model.kind && model.root?.type === 'object') {
+    for (const v of DEFINITION) v(ctx);
+    if (embeddedPython) for (const v of PYTHON) v(ctx);
+  }
   return problems;
 }
 
