@@ -8,20 +8,26 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 const production = process.argv.includes('--production');
 const root = new URL('..', import.meta.url).pathname;
 
+/** Annotation keywords (string- or array-valued; a property may share a name but has an object schema). */
+const ANNOTATIONS = new Set(['description', 'deprecationMessage', 'title', 'format', 'defaultSnippets', 'enumDescriptions', 'examples']);
+
 // Schema validators are generated here, once, so the server never compiles a schema at start-up.
 function generateValidators() {
   const ajv = new Ajv({
     allErrors: true,
     strict: true,
     allowUnionTypes: true,
+    messages: false, // our own messages are written from the error's keyword and params
     validateFormats: false,
     code: { source: true, esm: false, optimize: true },
   });
-  ajv.addKeyword('defaultSnippets').addKeyword('enumDescriptions').addKeyword('deprecationMessage');
   const kinds = { smart: 'smart-tool', llm: 'llm-tool' };
   const refs = {};
   for (const [kind, file] of Object.entries(kinds)) {
-    const schema = JSON.parse(readFileSync(join(root, 'schemas', `${file}.schema.json`), 'utf8'));
+    // Annotations are for editors, not validation; the generated code embeds what it is given.
+    const schema = JSON.parse(readFileSync(join(root, 'schemas', `${file}.schema.json`), 'utf8'), (key, value) =>
+      ANNOTATIONS.has(key) && (typeof value !== 'object' || Array.isArray(value)) ? undefined : value,
+    );
     ajv.addSchema(schema, kind);
     refs[kind] = kind;
   }
@@ -54,6 +60,11 @@ const common = {
   minify: production,
   logLevel: 'warning',
   mainFields: ['module', 'main'],
+  // Data files (the Python parse tables) are copied beside each bundle, which reads them at start-up.
+  loader: { '.grammar-data': 'file' },
+  legalComments: 'none', // the licences ship in LICENSE files; the bundle carries code only
+  charset: 'utf8',
+  assetNames: '[name]',
 };
 await Promise.all([
   build({ ...common, entryPoints: { extension: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'] }),

@@ -3,7 +3,6 @@ import {
   DidChangeConfigurationNotification,
   ErrorCodes,
   FileChangeType,
-  ProposedFeatures,
   ResponseError,
   TextDocuments,
   TextDocumentSyncKind,
@@ -19,7 +18,7 @@ import { getLanguageService, ModelCache } from './service/languageService';
 import { isRuleCode } from './service/rules';
 import { SEMANTIC_LEGEND } from './service/semanticTokens';
 
-const connection = createConnection(ProposedFeatures.all);
+const connection = createConnection();
 console.log = connection.console.log.bind(connection.console);
 console.error = connection.console.error.bind(connection.console);
 process.on('unhandledRejection', (e) => connection.console.error(`Unhandled rejection: ${String(e)}`));

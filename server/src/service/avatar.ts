@@ -1,4 +1,24 @@
-import { imageSize } from 'image-size';
+import { GIF } from 'image-size/types/gif';
+import { JPG } from 'image-size/types/jpg';
+import { PNG } from 'image-size/types/png';
+import { SVG } from 'image-size/types/svg';
+import { WEBP } from 'image-size/types/webp';
+
+/** Only the formats an avatar may have: importing image-size's handlers one by one keeps the rest out of the bundle. */
+const HANDLERS = [
+  ['png', PNG],
+  ['jpg', JPG],
+  ['gif', GIF],
+  ['webp', WEBP],
+  ['svg', SVG],
+] as const;
+
+function imageSize(input: Uint8Array): { type?: string; width?: number; height?: number } {
+  const hit = HANDLERS.find(([, handler]) => handler.validate(input));
+  if (!hit) return {};
+  const size = hit[1].calculate(input);
+  return { type: hit[0], width: size.width, height: size.height };
+}
 
 export type AvatarInfo =
   | { readonly ok: true; readonly type: string; readonly width?: number; readonly height?: number; readonly bytes: number; readonly mime: string }

@@ -44,8 +44,12 @@ interface Fix {
   readonly preferred?: boolean;
 }
 
+/** Fixes that restructure the document (append, move, flatten) need a tree of valid JSON. */
+const STRUCTURAL = new Set<FixData['fix']>(['move-field', 'flatten-avatar']);
+
 function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
   const at = model.offsetAt(d.range.start);
+  if (model.json.syntaxErrors.length && STRUCTURAL.has(data.fix)) return [];
   switch (data.fix) {
     case 'replace':
       return data.candidates.slice(0, MAX_CANDIDATES).map((c, i) => ({
@@ -60,7 +64,7 @@ function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
         edits: [replaceNode(data, write(c))],
         preferred: i === 0,
       }));
-      const add = addVariable(model, data.name);
+      const add = model.json.syntaxErrors.length ? undefined : addVariable(model, data.name);
       if (add) fixes.push({ title: `Add variable \`${data.name}\``, edits: [add] });
       return fixes;
     }
@@ -105,7 +109,7 @@ function addVariable(model: ToolModel, name: string): OffsetEdit | undefined {
 
 function addRequirement(model: ToolModel, distribution: string): Fix[] {
   const metadata = model.metadata;
-  if (!metadata) return [];
+  if (!metadata || model.json.syntaxErrors.length) return [];
   const title = `Add \`${distribution}\` to requirements`;
   const node = child(metadata, 'requirements');
   if (!node) return [{ title, edits: [appendMember(model.text, metadata, 'requirements', JSON.stringify(distribution))], preferred: true }];

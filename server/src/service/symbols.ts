@@ -34,7 +34,7 @@ function members(model: ToolModel, node: JsonNode, depth: number, budget: { left
     }
     if (key === 'tool_code' || key === 'model_prompt') detail = lineCount(value) === 1 ? '1 line' : `${lineCount(value)} lines`;
     const selection = isProp ? c.children![0] : c;
-    const pythonChildren = key === 'tool_code' && path.length === 1 && value === model.python?.node ? pythonSymbols(model) : undefined;
+    const pythonChildren = key === 'tool_code' && path.length === 1 && value && value === model.python?.node ? pythonSymbols(model) : undefined;
     const children =
       pythonChildren ??
       (value && (value.type === 'object' || value.type === 'array') && depth < MAX_DEPTH ? members(model, value, depth + 1, budget, [...path, key]) : undefined);

@@ -28,9 +28,12 @@ export function variableAt(model: ToolModel, offset: number): VariableTarget | u
   }
   const py = model.python;
   if (py && offset > py.node.offset && offset < py.node.offset + py.node.length) {
-    const d = py.embedded.toDecoded(offset);
-    const key = py.facts.keys.find((k) => d >= k.start && d <= k.end);
-    return key && { name: key.name, decl: model.variableByName(key.name), span: py.embedded.rangeToDocument(key.start, key.end) };
+    for (const k of py.facts.keys) {
+      const span = py.embedded.rangeToDocument(k.start, k.end);
+      // Compared in document offsets: an offset inside the escaped quote after a key is not on the key.
+      if (offset >= span.offset && offset <= span.offset + span.length) return { name: k.name, decl: model.variableByName(k.name), span };
+    }
+    return undefined;
   }
   const prompt = model.prompt;
   if (!prompt || offset <= prompt.node.offset || offset >= prompt.node.offset + prompt.node.length) return undefined;

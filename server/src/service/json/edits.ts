@@ -35,20 +35,21 @@ export function appendMember(text: string, container: JsonNode, key: string | un
 /** Appends several members in one edit (two inserts at one place would be ambiguous). */
 export function appendMembers(text: string, container: JsonNode, members: readonly (readonly [string | undefined, string])[]): OffsetEdit {
   const kids = container.children ?? [];
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const member = ([key, valueText]: readonly [string | undefined, string], indent: string): string =>
-    (key === undefined ? '' : `${JSON.stringify(key)}: `) + reindent(valueText, '', indent);
+    ((key === undefined ? '' : `${JSON.stringify(key)}: `) + reindent(valueText, '', indent)).replace(/\r?\n/g, eol);
   if (kids.length) {
     const last = kids[kids.length - 1];
     const indent = lineIndent(text, last.offset);
     const sameLine = !text.slice(container.offset, last.offset).includes('\n');
-    const sep = sameLine ? ', ' : `,\n${indent}`;
+    const sep = sameLine ? ', ' : `,${eol}${indent}`;
     return { offset: last.offset + last.length, length: 0, newText: members.map((m) => sep + member(m, indent)).join('') };
   }
   const outer = lineIndent(text, container.offset);
   const inner = outer + indentUnit(text);
   const close = container.offset + container.length - 1;
-  const body = members.map((m) => inner + member(m, inner)).join(',\n');
-  return { offset: container.offset + 1, length: Math.max(0, close - container.offset - 1), newText: `\n${body}\n${outer}` };
+  const body = members.map((m) => inner + member(m, inner)).join(`,${eol}`);
+  return { offset: container.offset + 1, length: Math.max(0, close - container.offset - 1), newText: `${eol}${body}${eol}${outer}` };
 }
 
 /** Leading whitespace of the line holding `offset`. */

@@ -1,11 +1,11 @@
 import { child } from '../json/nodes';
-import { isIsoDateTime, nowTimestamp } from '../timestamp';
+import { isIsoDateTime } from '../timestamp';
 import type { Validator } from './context';
 
 export const timestamp: Validator = (ctx) => {
   const node = child(ctx.model.metadata, 'timestamp');
   if (node?.type !== 'string' || isIsoDateTime(node.value as string)) return;
-  ctx.report('invalid-timestamp', node, `timestamp must be an ISO 8601 date-time such as "${nowTimestamp()}": fix it or update it to now.`);
+  ctx.report('invalid-timestamp', node, 'timestamp must be an ISO 8601 date-time such as "2026-03-14T09:30:00Z": fix it, or use the quick fix "Update timestamp to now".');
 };
 
 const EMAIL = /^[^\s@<>()[\]",;:]+@[^\s@<>()[\]",;:]+\.[^\s@<>()[\]",;:]+$/;
