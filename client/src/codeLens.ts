@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { kindOf, LANGUAGE_ID } from './definitionDocuments';
 
-/** "Run Smart Tool · Run with Defaults" above a smart tool, where the workspace allows running code. */
+/** The file's actions above its first line: run (where the workspace allows code to run), preview, upload. */
 export class DefinitionCodeLenses implements vscode.CodeLensProvider {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
@@ -11,12 +11,14 @@ export class DefinitionCodeLenses implements vscode.CodeLensProvider {
   }
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
-    if (doc.languageId !== LANGUAGE_ID || kindOf(doc) !== 'smart' || !vscode.workspace.isTrusted) return [];
+    const kind = doc.languageId === LANGUAGE_ID ? kindOf(doc) : undefined;
+    if (!kind) return [];
     const top = new vscode.Range(0, 0, 0, 0);
-    return [
-      new vscode.CodeLens(top, { title: '$(play) Run Smart Tool', command: 'tooldef.runSmartTool', arguments: [doc.uri] }),
-      new vscode.CodeLens(top, { title: 'Run with Defaults', command: 'tooldef.runSmartToolWithDefaults', arguments: [doc.uri] }),
-    ];
+    const lens = (title: string, command: string): vscode.CodeLens => new vscode.CodeLens(top, { title, command, arguments: [doc.uri] });
+    const upload = lens('$(cloud-upload) Upload', 'tooldef.upload');
+    if (kind === 'llm') return [lens('$(open-preview) Preview Prompt', 'tooldef.previewPrompt'), lens('$(play) Run LLM Tool', 'tooldef.runLlmTool'), upload];
+    if (!vscode.workspace.isTrusted) return [upload];
+    return [lens('$(play) Run Smart Tool', 'tooldef.runSmartTool'), lens('Run with Defaults', 'tooldef.runSmartToolWithDefaults'), upload];
   }
 
   dispose(): void {

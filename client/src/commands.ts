@@ -3,6 +3,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { newToolCommand, setAvatarCommand } from './authoring/commands';
 import { previewPromptCommand, runLlmToolCommand, setApiKeyCommand, type LlmContext } from './llm/commands';
 import { runSmartToolCommand, stopRunCommand, type RunContext } from './run/runSmartTool';
+import { setUploadTokenCommand, uploadCommand } from './upload/commands';
 
 export interface CommandContext extends RunContext, LlmContext {
   readonly client: () => LanguageClient | undefined;
@@ -21,6 +22,8 @@ const COMMANDS: Record<string, (ctx: CommandContext) => (...args: never[]) => un
   'tooldef.previewPrompt': (ctx) => previewPromptCommand(ctx),
   'tooldef.runLlmTool': (ctx) => runLlmToolCommand(ctx),
   'tooldef.setLlmApiKey': (ctx) => setApiKeyCommand(ctx),
+  'tooldef.upload': (ctx) => uploadCommand(ctx),
+  'tooldef.setUploadToken': (ctx) => setUploadTokenCommand(ctx),
   'tooldef.newSmartTool': () => newToolCommand('smart'),
   'tooldef.newLlmTool': () => newToolCommand('llm'),
   'tooldef.setAvatar': () => setAvatarCommand(),

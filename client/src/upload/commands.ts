@@ -1,0 +1,65 @@
+import * as vscode from 'vscode';
+import { uploadDefinition, type UploadResult } from '../../../server/src/upload';
+
+export interface UploadContext {
+  readonly extension: vscode.ExtensionContext;
+  readonly log: vscode.LogOutputChannel;
+}
+
+const TOKEN_SECRET = 'tooldef.upload.token';
+
+/** Upload Tool Definition: validates, sends the saved file's bytes, follows the service's setup. */
+export function uploadCommand(ctx: UploadContext) {
+  return async (uri?: vscode.Uri, force = false): Promise<UploadResult | undefined> => {
+    const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
+    if (!doc) {
+      void vscode.window.showErrorMessage('Open a tool definition file to upload it.');
+      return undefined;
+    }
+    // Endpoints come from user settings only: a workspace cannot send files (and the token) elsewhere.
+    const url = vscode.workspace.getConfiguration('tooldef').inspect<string>('upload.url')?.globalValue?.trim();
+    if (!url) {
+      const choice = await vscode.window.showErrorMessage('Set tooldef.upload.url (the service\'s upload address) in your user settings to upload tools.', 'Open Settings');
+      if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'tooldef.upload');
+      return undefined;
+    }
+    if (doc.isDirty && !(await doc.save())) return undefined; // the service gets the file as saved
+    let token = await ctx.extension.secrets.get(TOKEN_SECRET);
+    if (!token && !(token = await askToken(ctx))) return undefined;
+    const bytes = await vscode.workspace.fs.readFile(doc.uri);
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Uploading tool definition', cancellable: true },
+      (progress, cancel) => {
+        const abort = new AbortController();
+        cancel.onCancellationRequested(() => abort.abort());
+        return uploadDefinition(
+          { url, token: token!, bytes, filePath: doc.uri.toString(), force, signal: abort.signal },
+          { onProgress: (p) => progress.report({ message: p.message }), onLog: (line) => ctx.log.info(line) },
+        );
+      },
+    );
+    if (result.ok) {
+      void vscode.window.showInformationMessage(result.message);
+      return result;
+    }
+    const actions = result.kind === 'auth' ? ['Set Upload Token'] : result.kind === 'validation' ? ['Upload Anyway', 'Show Problems'] : [];
+    const choice = await vscode.window.showErrorMessage(result.message, ...actions);
+    if (choice === 'Set Upload Token' && (await askToken(ctx))) return uploadCommand(ctx)(doc.uri, force);
+    if (choice === 'Upload Anyway') return uploadCommand(ctx)(doc.uri, true);
+    if (choice === 'Show Problems') void vscode.commands.executeCommand('workbench.actions.view.problems');
+    return result;
+  };
+}
+
+export function setUploadTokenCommand(ctx: UploadContext) {
+  return async (): Promise<void> => {
+    if (await askToken(ctx)) void vscode.window.showInformationMessage('Upload token saved in secret storage.');
+  };
+}
+
+async function askToken(ctx: UploadContext): Promise<string | undefined> {
+  const token = await vscode.window.showInputBox({ title: 'Upload token', prompt: 'Sent as a Bearer token with uploads; kept in VS Code\'s secret storage, never in settings or logs.', password: true, ignoreFocusOut: true });
+  if (!token) return undefined;
+  await ctx.extension.secrets.store(TOKEN_SECRET, token);
+  return token;
+}
