@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ensureCodeServer, startCodeServer, openWorkbench, quickOpen, screenshot, waitFor, makeTempDir, removeTempDir } from './codeServer.mjs';
+import { ensureCodeServer, startCodeServer, openWorkbench, quickOpen, openProblems, readProblems, screenshot, waitFor, makeTempDir, removeTempDir } from './codeServer.mjs';
 
 const VSIX = resolve(process.env.TOOLDEF_VSIX ?? 'dist/tooldef.vsix');
 
@@ -60,6 +60,38 @@ test('Run with Defaults from the code lens shows the returned string in a tab', 
     await screenshot(page, 'run-02-result');
   } catch (e) {
     if (page) await screenshot(page, 'run-99-failure').catch(() => {});
+    throw e;
+  } finally {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+    await removeTempDir(folder);
+  }
+});
+
+test('in Restricted Mode running is disabled while diagnostics keep working', { timeout: 4 * 60_000 }, async (t) => {
+  if (!entry) return t.skip('prerequisites failed');
+  const folder = await makeTempDir('e2e-restricted-');
+  let server, browser, page;
+  try {
+    const broken = { ...GREETER, metadata: { ...GREETER.metadata, timestamp: 'yesterday' } };
+    await writeFile(join(folder, 'greeter.json'), JSON.stringify(broken, null, 2) + '\n');
+    server = await startCodeServer({ vsix: VSIX, folder, entry, trust: true });
+    ({ browser, page } = await openWorkbench(server.url, folder));
+    t.signal.addEventListener('abort', () => browser.close().catch(() => {}));
+    // The trust prompt: decline, which opens the folder in Restricted Mode.
+    const decline = page.getByRole('button', { name: /No, I don.t trust the authors/ });
+    await decline.waitFor({ timeout: 60_000 });
+    await decline.click();
+
+    await quickOpen(page, 'greeter.json');
+    await openProblems(page);
+    await waitFor(async () => (await readProblems(page)).some((p) => p.text.includes('invalid-timestamp')), { timeout: 90_000, what: 'invalid-timestamp in the Problems view' });
+    const lenses = page.locator('.contentWidgets .codelens-decoration');
+    await waitFor(async () => (await lenses.innerText().catch(() => '')).includes('Upload'), { timeout: 60_000, what: 'the Upload code lens' });
+    assert.ok(!(await lenses.innerText()).includes('Run'), `no Run lens in Restricted Mode, got: ${await lenses.innerText()}`);
+    await screenshot(page, 'run-03-restricted');
+  } catch (e) {
+    if (page) await screenshot(page, 'run-99-restricted-failure').catch(() => {});
     throw e;
   } finally {
     await browser?.close().catch(() => {});
