@@ -11,7 +11,7 @@ import { DEFAULT_SETTINGS } from '../service/settings';
 import type { RelatedLocation, WorkspaceIndex } from '../service/validation/context';
 import { discover } from './discover';
 import { formatJson, formatSarif, formatText, type FileReport } from './report';
-import { UsageError, VERSION, type Io } from './io';
+import { readArgs, UsageError, VERSION, withUsage, type Io } from './io';
 
 export const CHECK_USAGE = `Usage: tooldef check [--format text|json|sarif] [--kind smart|llm] [--rule CODE=SEVERITY]... PATH...
 
@@ -30,27 +30,18 @@ interface CheckOptions {
 
 function parseArgs(args: readonly string[]): CheckOptions {
   const opts: CheckOptions = { format: 'text', rules: {}, paths: [] };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    const value = (): string => {
-      const v = inline ?? args[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value.`);
-      return v;
-    };
-    switch (flag) {
+  for (const arg of readArgs(args)) {
+    const value = arg.value;
+    switch (arg.flag) {
       case '--format': {
         const f = value();
         if (f !== 'text' && f !== 'json' && f !== 'sarif') throw new UsageError(`--format must be text, json or sarif, not "${f}".`);
         opts.format = f;
         break;
       }
-      case '--kind': {
-        const k = value();
-        if (k !== 'smart' && k !== 'llm') throw new UsageError(`--kind must be smart or llm, not "${k}".`);
-        opts.kind = k;
+      case '--kind':
+        opts.kind = arg.kind();
         break;
-      }
       case '--rule': {
         const [code, sev] = value().split('=');
         if (!isRuleCode(code)) throw new UsageError(`--rule: unknown rule "${code}".`);
@@ -59,8 +50,8 @@ function parseArgs(args: readonly string[]): CheckOptions {
         break;
       }
       default:
-        if (a.startsWith('-') && a !== '-') throw new UsageError(`Unknown option ${a}.`);
-        opts.paths.push(a);
+        if (arg.raw.startsWith('-') && arg.raw !== '-') throw new UsageError(`Unknown option ${arg.raw}.`);
+        opts.paths.push(arg.raw);
     }
   }
   if (!opts.paths.length) throw new UsageError('Name at least one file or directory to check.');
@@ -70,16 +61,8 @@ function parseArgs(args: readonly string[]): CheckOptions {
 const SEVERITY: Record<Severity, DiagnosticSeverity> = { error: 1, warning: 2, information: 3, hint: 4 };
 
 /** `tooldef check …` */
-export async function checkCommand(args: readonly string[], io: Io): Promise<number> {
-  try {
-    return await check(parseArgs(args), io);
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr.write(`tooldef: ${e.message}\n\n${CHECK_USAGE}`);
-      return 2;
-    }
-    throw e;
-  }
+export function checkCommand(args: readonly string[], io: Io): Promise<number> {
+  return withUsage(io, CHECK_USAGE, args, () => check(parseArgs(args), io));
 }
 
 async function check(opts: CheckOptions, io: Io): Promise<number> {

@@ -8,7 +8,7 @@ import { defaultCacheDir } from '../run/environment';
 import { formatDuration, formatMemory, SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS } from '../run/limits';
 import { startRun } from '../run/run';
 import type { RunResult } from '../run/types';
-import { UsageError, type Io } from './io';
+import { readArgs, UsageError, withUsage, type Io } from './io';
 
 export const RUN_USAGE = `Usage: tooldef run [--input NAME=VALUE]... [--defaults] [--timeout SECONDS] [--memory MB]
                   [--python PATH] [--find-links DIR]... [--no-index] [--json] [--quiet] FILE
@@ -53,21 +53,10 @@ interface RunCliOptions {
 
 function parseArgs(args: readonly string[], cwd: string): RunCliOptions {
   const opts: RunCliOptions = { inputs: new Map(), defaults: false, pipArgs: [], json: false, quiet: false };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    const value = (): string => {
-      const v = inline ?? args[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value.`);
-      return v;
-    };
-    const positive = (what: string): number => {
-      const text = value();
-      const n = Number(text);
-      if (!text.trim() || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number of ${what}, not "${text}".`);
-      return n;
-    };
-    switch (flag) {
+  for (const arg of readArgs(args)) {
+    const { value, positive } = arg;
+    const a = arg.raw;
+    switch (arg.flag) {
       case '--input': {
         const v = value();
         const eq = v.indexOf('=');
@@ -120,22 +109,8 @@ function parseArgs(args: readonly string[], cwd: string): RunCliOptions {
 }
 
 /** `tooldef run …` */
-export async function runCommand(args: readonly string[], io: Io): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.stdout.write(RUN_USAGE);
-    return 0;
-  }
-  let opts: RunCliOptions;
-  try {
-    opts = parseArgs(args, io.cwd);
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr.write(`tooldef: ${e.message}\n\n${RUN_USAGE}`);
-      return 2;
-    }
-    throw e;
-  }
-  return run(opts, io);
+export function runCommand(args: readonly string[], io: Io): Promise<number> {
+  return withUsage(io, RUN_USAGE, args, () => run(parseArgs(args, io.cwd), io));
 }
 
 async function run(opts: RunCliOptions, io: Io): Promise<number> {

@@ -6,7 +6,7 @@ import type { UploadResult } from '../upload/types';
 import { checkUrl } from '../upload/url';
 import type { Kind } from '../service/kind';
 import { formatText, severityName } from './report';
-import { UsageError, VERSION, type Io } from './io';
+import { readArgs, UsageError, VERSION, withUsage, type Io } from './io';
 
 export const UPLOAD_USAGE = `Usage: tooldef upload --url URL [--timeout SECONDS] [--setup-timeout SECONDS] [--force]
                      [--kind smart|llm] [--json] [--quiet] FILE
@@ -49,21 +49,11 @@ interface UploadCliOptions {
 
 function parseArgs(args: readonly string[]): UploadCliOptions {
   const opts: UploadCliOptions = { force: false, json: false, quiet: false };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    const value = (): string => {
-      const v = inline ?? args[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value.`);
-      return v;
-    };
-    const seconds = (): number => {
-      const text = value();
-      const n = Number(text);
-      if (!text.trim() || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number of seconds, not "${text}".`);
-      return n * 1000;
-    };
-    switch (flag) {
+  for (const arg of readArgs(args)) {
+    const { value } = arg;
+    const a = arg.raw;
+    const seconds = (): number => arg.positive('seconds') * 1000;
+    switch (arg.flag) {
       case '--url':
         opts.url = value();
         break;
@@ -76,12 +66,9 @@ function parseArgs(args: readonly string[]): UploadCliOptions {
       case '--force':
         opts.force = true;
         break;
-      case '--kind': {
-        const k = value();
-        if (k !== 'smart' && k !== 'llm') throw new UsageError(`--kind must be smart or llm, not "${k}".`);
-        opts.kind = k;
+      case '--kind':
+        opts.kind = arg.kind();
         break;
-      }
       case '--json':
         opts.json = true;
         break;
@@ -103,22 +90,8 @@ function parseArgs(args: readonly string[]): UploadCliOptions {
 }
 
 /** `tooldef upload …` */
-export async function uploadCommand(args: readonly string[], io: Io): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.stdout.write(UPLOAD_USAGE);
-    return 0;
-  }
-  let opts: UploadCliOptions;
-  try {
-    opts = parseArgs(args);
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr.write(`tooldef: ${e.message}\n\n${UPLOAD_USAGE}`);
-      return 2;
-    }
-    throw e;
-  }
-  return upload(opts, io);
+export function uploadCommand(args: readonly string[], io: Io): Promise<number> {
+  return withUsage(io, UPLOAD_USAGE, args, () => upload(parseArgs(args), io));
 }
 
 async function upload(opts: UploadCliOptions, io: Io): Promise<number> {
