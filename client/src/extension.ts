@@ -6,6 +6,7 @@ import { registerCommands } from './commands';
 import { adoptDefinitionDocuments, LANGUAGE_ID, sendForcedKinds, trackActiveKind } from './definitionDocuments';
 import { RESULT_SCHEME, ResultDocuments } from './run/results';
 import { registerStatusBar } from './statusBar';
+import { registerEmbeddedEditing } from './embedded/features';
 
 let client: LanguageClient | undefined;
 
@@ -22,6 +23,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...trackActiveKind(),
     ...registerCodeLenses(),
     ...registerStatusBar(),
+    ...registerEmbeddedEditing(),
     ...registerCommands({ extension: context, log, results, outputDiagnostics, client: () => client }),
   );
   client = createClient(context, log);

@@ -1,0 +1,34 @@
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { EmbeddedText, escapeJsonContent } from '../../../server/src/service/json/embeddedText';
+import { child, nodeAtPath } from '../../../server/src/service/json/nodes';
+import type { OffsetEdit } from '../../../server/src/service/json/edits';
+import { ToolModel } from '../../../server/src/service/model';
+
+/** The string fields that can be edited as a document of their own. */
+export type EmbeddedField = 'tool_code' | 'model_prompt';
+
+export const FIELD_PATH: Record<EmbeddedField, string[]> = { tool_code: ['metadata', 'tool_code'], model_prompt: ['model_prompt'] };
+
+/** The decoded content of `field` in a definition's text, with its position map; undefined when absent. */
+export function readEmbedded(uri: string, text: string, field: EmbeddedField): EmbeddedText | undefined {
+  const model = new ToolModel(TextDocument.create(uri, 'tooldef', 0, text));
+  const node = nodeAtPath(model.root, FIELD_PATH[field]);
+  return node?.type === 'string' ? model.embedded(node) : undefined;
+}
+
+/**
+ * The one edit of the definition's text that makes `field` hold `content`: the literal's characters
+ * between the quotes, escaped as JSON. Undefined when the field is gone or no longer a string (the
+ * caller then refuses the save rather than guess where the text belongs).
+ */
+export function writeEmbedded(uri: string, text: string, field: EmbeddedField, content: string): OffsetEdit | undefined {
+  const current = readEmbedded(uri, text, field);
+  if (!current) return undefined;
+  return { offset: current.contentStart, length: current.contentEnd - current.contentStart, newText: escapeJsonContent(content) };
+}
+
+/** Whether the definition has the field as a string, for enabling the command. */
+export function hasEmbedded(model: ToolModel, field: EmbeddedField): boolean {
+  const node = field === 'tool_code' ? child(model.metadata, 'tool_code') : child(model.root, 'model_prompt');
+  return node?.type === 'string';
+}

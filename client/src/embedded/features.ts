@@ -1,0 +1,83 @@
+import * as vscode from 'vscode';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { LineIndex } from '../../../server/src/service/positions';
+import { ToolModel } from '../../../server/src/service/model';
+import { LANGUAGE_ID } from '../definitionDocuments';
+import { readEmbedded, type EmbeddedField } from './content';
+import { EMBEDDED_SCHEME, EmbeddedFileSystem, embeddedUri } from './provider';
+
+/** Edit tool_code as Python / Edit model_prompt: the field as a document of its own, beside the file. */
+export function editEmbeddedCommand(field: EmbeddedField) {
+  return async (uri?: vscode.Uri): Promise<vscode.TextEditor | undefined> => {
+    const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
+    if (!doc || doc.languageId !== LANGUAGE_ID || !readEmbedded(doc.uri.toString(), doc.getText(), field)) {
+      void vscode.window.showErrorMessage(`Open a tool definition whose ${field} is a string to edit it.`);
+      return undefined;
+    }
+    const embedded = await vscode.workspace.openTextDocument(embeddedUri(doc.uri, field));
+    return vscode.window.showTextDocument(embedded, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+  };
+}
+
+export function registerEmbeddedEditing(): vscode.Disposable[] {
+  const fs = new EmbeddedFileSystem();
+  const diagnostics = vscode.languages.createDiagnosticCollection('tooldef-embedded');
+  return [
+    fs,
+    diagnostics,
+    vscode.workspace.registerFileSystemProvider(EMBEDDED_SCHEME, fs, { isCaseSensitive: true }),
+    vscode.languages.onDidChangeDiagnostics(() => mirrorDiagnostics(diagnostics)),
+    vscode.workspace.onDidOpenTextDocument((d) => d.uri.scheme === EMBEDDED_SCHEME && mirrorDiagnostics(diagnostics)),
+    vscode.languages.registerCompletionItemProvider({ scheme: EMBEDDED_SCHEME, language: 'markdown' }, { provideCompletionItems: placeholderCompletions }, '{'),
+  ];
+}
+
+/** The definition's diagnostics inside an embedded field, shown at the same characters of its own view. */
+function mirrorDiagnostics(collection: vscode.DiagnosticCollection): void {
+  collection.clear();
+  for (const view of vscode.workspace.textDocuments) {
+    if (view.uri.scheme !== EMBEDDED_SCHEME) continue;
+    const definition = vscode.Uri.parse(view.uri.query);
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === definition.toString());
+    const field = view.uri.path.endsWith('.py') ? 'tool_code' : 'model_prompt';
+    const embedded = doc && readEmbedded(definition.toString(), doc.getText(), field);
+    if (!doc || !embedded) continue;
+    const lines = new LineIndex(embedded.text);
+    const mapped: vscode.Diagnostic[] = [];
+    for (const d of vscode.languages.getDiagnostics(definition)) {
+      const start = doc.offsetAt(d.range.start);
+      const end = doc.offsetAt(d.range.end);
+      if (start < embedded.contentStart || end > embedded.contentEnd) continue;
+      const s = lines.positionAt(embedded.toDecoded(start));
+      const e = lines.positionAt(embedded.toDecoded(end));
+      const copy = new vscode.Diagnostic(new vscode.Range(s.line, s.character, e.line, e.character), d.message, d.severity);
+      copy.code = d.code;
+      copy.source = d.source;
+      copy.tags = d.tags;
+      mapped.push(copy);
+    }
+    collection.set(view.uri, mapped);
+  }
+}
+
+/** `{{` in an embedded model_prompt: the definition's variable names. */
+function placeholderCompletions(view: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] {
+  const before = view.lineAt(position.line).text.slice(0, position.character);
+  const open = before.lastIndexOf('{{');
+  if (open < 0 || before.slice(open).includes('}}')) return [];
+  const definition = vscode.workspace.textDocuments.find((d) => d.uri.toString() === view.uri.query);
+  if (!definition) return [];
+  const model = new ToolModel(TextDocument.create(definition.uri.toString(), LANGUAGE_ID, 0, definition.getText()));
+  const after = view.lineAt(position.line).text.slice(position.character);
+  const closed = after.startsWith('}}');
+  const range = new vscode.Range(position.line, open + 2, position.line, position.character);
+  return model.variables
+    .filter((v) => v.name)
+    .map((v) => {
+      const item = new vscode.CompletionItem(v.name!, vscode.CompletionItemKind.Variable);
+      item.range = range;
+      item.insertText = closed ? v.name! : `${v.name!}}}`;
+      item.documentation = v.description;
+      return item;
+    });
+}
