@@ -6,6 +6,7 @@
 import type { SyntaxNode } from '@lezer/common';
 import { lex } from './lexer';
 import { secretInString, secretInAssignment, type SecretHit } from './secrets';
+import type { FunctionInfo, ImportRef, VariableKeyRef } from './types';
 
 export interface RelProblem {
   code: string;
@@ -15,30 +16,10 @@ export interface RelProblem {
   data?: unknown;
 }
 
-export interface RelKey {
-  name: string;
-  start: number;
-  end: number;
-  quote: string;
-}
-
-export interface RelImport {
-  module: string;
-  start: number;
-  end: number;
-  guarded: boolean;
-  relative: boolean;
-}
-
-export interface RelFunction {
-  name: string;
-  kind: 'function' | 'class';
-  start: number;
-  end: number;
-  nameStart: number;
-  nameEnd: number;
-  async: boolean;
-}
+// The public shapes, with offsets relative to the chunk start.
+export type RelKey = VariableKeyRef;
+export type RelImport = ImportRef;
+export type RelFunction = FunctionInfo;
 
 export interface RelExecute {
   nameStart: number;
