@@ -14,6 +14,7 @@ import { readConfig, type ServerConfig } from './lsp/config';
 import type { Kind } from './service/kind';
 import { runSafe } from './lsp/runSafe';
 import { DefinitionIndex } from './lsp/workspaceIndex';
+import { warmUpPython } from './lsp/warmUp';
 import { getLanguageService, ModelCache } from './service/languageService';
 import { isRuleCode } from './service/rules';
 import { SEMANTIC_LEGEND } from './service/semanticTokens';
@@ -71,6 +72,8 @@ connection.onInitialized(() => {
     void refreshConfig();
   }
   void index.scanFolders(workspaceFolders).then(revalidateAll, (e) => connection.console.error(`Workspace scan failed: ${String(e)}`));
+  // After the first requests had their chance: an idle moment, not the start-up path.
+  setTimeout(() => runSafe(connection, 'warm-up', undefined, undefined, warmUpPython), 50);
 });
 
 async function refreshConfig(): Promise<void> {
