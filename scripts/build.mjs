@@ -50,6 +50,17 @@ function testEntries(dir) {
   return out;
 }
 
+/**
+ * The shipped bundles load the embedded-Python analysis from dist/python.js on first use
+ * (server/src/service/python/load.ts); test bundles include it.
+ */
+const pythonApart = {
+  name: 'python-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/index$/ }, (args) => (args.importer.endsWith(join('service', 'python', 'load.ts')) ? { path: './python.js', external: true } : undefined));
+  },
+};
+
 generateValidators();
 const common = {
   bundle: true,
@@ -67,10 +78,11 @@ const common = {
   assetNames: '[name]',
 };
 await Promise.all([
-  build({ ...common, entryPoints: { extension: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'] }),
+  build({ ...common, entryPoints: { extension: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'], plugins: [pythonApart] }),
+  build({ ...common, entryPoints: { python: 'server/src/service/python/index.ts' }, outdir: 'dist', minify: true }),
   // The server and the CLI are always minified: their size is part of the product (start-up, .vsix).
-  build({ ...common, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist', minify: true }),
-  build({ ...common, entryPoints: { cli: 'server/src/cli/main.ts' }, outdir: 'dist', minify: true, banner: { js: '#!/usr/bin/env node' } }),
+  build({ ...common, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist', minify: true, plugins: [pythonApart] }),
+  build({ ...common, entryPoints: { cli: 'server/src/cli/main.ts' }, outdir: 'dist', minify: true, banner: { js: '#!/usr/bin/env node' }, plugins: [pythonApart] }),
   build({
     ...common,
     entryPoints: testEntries(join(root, 'test')),

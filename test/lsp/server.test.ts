@@ -142,6 +142,17 @@ describe('tooldef language server over stdio', () => {
     assert.deepEqual(unused.tags, [1 /* Unnecessary */]);
   });
 
+  test('a smart tool gets python-syntax from the lazily loaded Python analysis (dist/python.js)', async () => {
+    const u = uri();
+    const text = smartToolText('def execute(variables):\n    return (variables["name"]\n');
+    await client.open(u, text);
+    const ds = await client.waitForDiagnostics(u, (d) => d.some((x) => x.code === 'python-syntax'));
+    const d = ds.find((x) => x.code === 'python-syntax')!;
+    const line = text.split('\n')[d.range.start.line];
+    assert.ok(line.includes('"tool_code"'), line);
+    assert.equal(line.slice(d.range.start.character, d.range.start.character + 1), '(');
+  });
+
   test('diagnostics follow incremental didChange events', async () => {
     const u = uri();
     const text = llm();
@@ -670,4 +681,19 @@ function isValidJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+function smartToolText(code: string): string {
+  const metadata = {
+    tool_name: 'tool',
+    tool_code: code,
+    description: 'd',
+    usage_notes: 'u',
+    model_version: ['gpt-4'],
+    creator: { name: 'A', email: '<EMAIL>', organization: 'O' },
+    variables: [{ name: 'name', description: '', default: '' }],
+    expected_output: { type: 'text' },
+    timestamp: '2026-01-01T00:00:00Z',
+  };
+  return JSON.stringify({ version: '1.0', metadata }, null, 2);
 }

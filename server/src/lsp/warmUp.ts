@@ -1,4 +1,4 @@
-import { PythonDocument } from '../service/python';
+import { pythonAnalysis } from '../service/python/load';
 
 /** A small module touching the grammar and the analysis paths a real tool_code takes. */
 const SAMPLE = `import json
@@ -54,6 +54,6 @@ done"""
  * that cost out of the first real request.
  */
 export function warmUpPython(): void {
-  const doc = new PythonDocument();
+  const doc = new (pythonAnalysis().PythonDocument)();
   for (let i = 0; i < 20; i++) doc.update(i % 2 ? SAMPLE : SAMPLE.replace('metric', `metric${i}`));
 }

@@ -1,6 +1,6 @@
 import { CompletionItem, CompletionItemKind, CompletionList, InsertTextFormat, MarkupKind, TextEdit } from 'vscode-languageserver-types';
 import { toRange } from './positions';
-import { variableKeyAt } from './python';
+import { pythonAnalysis } from './python/load';
 import { pythonStringContent } from './python/strings';
 import { escapeJsonContent } from './json/embeddedText';
 import { nodeAtOffset, pathOf, property, type JsonPath } from './json/nodes';
@@ -83,7 +83,7 @@ function variableKeyItems(model: ToolModel, offset: number): CompletionItem[] {
   const py = model.python!;
   const d = py.embedded.toDecoded(offset);
   if (py.embedded.toDocument(d) !== offset) return []; // inside a JSON escape
-  const key = variableKeyAt(py.embedded.text, d);
+  const key = pythonAnalysis().variableKeyAt(py.embedded.text, d);
   if (!key) return [];
   const range = toRange(model, py.embedded.rangeToDocument(key.start, key.end));
   return model.variables

@@ -5,7 +5,8 @@ import { EmbeddedText } from './json/embeddedText';
 import { kindOfRoot, type Kind } from './kind';
 import { scanPlaceholders, type Placeholder } from './template';
 import { LineIndex } from './positions';
-import { PythonDocument, type PythonFacts } from './python';
+import type { PythonDocument, PythonFacts } from './python';
+import { pythonAnalysis } from './python/load';
 import type { Position } from 'vscode-languageserver-types';
 
 export interface VariableDecl {
@@ -47,7 +48,7 @@ export class ToolModel {
   readonly memo = new Map<string, unknown>();
 
   /** Incremental Python state, handed from one version's model to the next. */
-  private readonly pythonDocument: PythonDocument;
+  private pythonDocument: PythonDocument | undefined;
   private pythonMemo?: { node: JsonNode; embedded: EmbeddedText; facts: PythonFacts } | null;
 
   constructor(
@@ -55,7 +56,7 @@ export class ToolModel {
     forcedKind?: Kind,
     previous?: ToolModel,
   ) {
-    this.pythonDocument = previous?.pythonDocument ?? new PythonDocument();
+    this.pythonDocument = previous?.pythonDocument;
     this.text = document.getText();
     this.version = document.version;
     this.lines = new LineIndex(this.text);
@@ -114,6 +115,7 @@ export class ToolModel {
       const node = this.kind === 'smart' ? child(this.metadata, 'tool_code') : undefined;
       if (node?.type === 'string') {
         const embedded = this.embedded(node);
+        this.pythonDocument ??= new (pythonAnalysis().PythonDocument)();
         this.pythonMemo = { node, embedded, facts: this.pythonDocument.update(embedded.text) };
       } else {
         this.pythonMemo = null;

@@ -1,6 +1,6 @@
 import { child, stringValue } from '../json/nodes';
-import { checkRequirements, checkVariableKeys } from '../python';
 import type { PyProblem } from '../python';
+import { pythonAnalysis } from '../python/load';
 import type { Validator } from './context';
 
 /** Syntax, the `execute` contract and hard-coded secrets, at their exact characters in the JSON string. */
@@ -22,7 +22,7 @@ export const variableKeys: Validator = (ctx) => {
   const py = model.python;
   if (!py) return;
   const names = model.variables.map((v) => v.name).filter((n): n is string => n !== undefined);
-  for (const p of checkVariableKeys(py.facts, names)) {
+  for (const p of pythonAnalysis().checkVariableKeys(py.facts, names)) {
     const at = py.embedded.rangeToDocument(p.start, p.end);
     const { name, candidates } = p.data as { name: string; candidates: string[] };
     const quote = py.facts.keys.find((k) => k.start === p.start)?.quote ?? '"';
@@ -46,7 +46,7 @@ export const requirements: Validator = (ctx) => {
   const reqNode = child(model.metadata, 'requirements');
   const reqText = stringValue(reqNode);
   const reqEmbedded = reqNode?.type === 'string' ? model.embedded(reqNode) : undefined;
-  for (const p of checkRequirements(reqText, py.facts.imports)) {
+  for (const p of pythonAnalysis().checkRequirements(reqText, py.facts.imports)) {
     const inCode = (p as PyProblem & { in: string }).in === 'tool_code';
     const at = inCode ? py.embedded.rangeToDocument(p.start, p.end) : reqEmbedded!.rangeToDocument(p.start, p.end);
     const data = p.code === 'missing-requirement' ? { fix: 'add-requirement' as const, distribution: (p.data as { distribution: string }).distribution } : undefined;
