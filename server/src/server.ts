@@ -71,9 +71,14 @@ connection.onInitialized(() => {
     void connection.client.register(DidChangeConfigurationNotification.type, { section: 'tooldef' });
     void refreshConfig();
   }
-  void index.scanFolders(workspaceFolders).then(revalidateAll, (e) => connection.console.error(`Workspace scan failed: ${String(e)}`));
-  // After the first requests had their chance: an idle moment, not the start-up path.
-  setTimeout(() => runSafe(connection, 'warm-up', undefined, undefined, warmUpPython), 50);
+  void index.scanFolders(workspaceFolders).then(
+    () => {
+      revalidateAll();
+      // Workspaces with smart tools compile the Python analysis while idle, not on the first open.
+      if (index.hasSmartTools()) setTimeout(() => runSafe(connection, 'warm-up', undefined, undefined, warmUpPython), 50);
+    },
+    (e) => connection.console.error(`Workspace scan failed: ${String(e)}`),
+  );
 });
 
 async function refreshConfig(): Promise<void> {

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TextEdit } from 'vscode-languageserver-types';
 import { applyEdits, codes, cursor, load, problems, smartTool } from '../helpers';
+import { WARM_UP_SAMPLE, warmUpPython } from '../../server/src/lsp/warmUp';
+import { analyzePython } from '../../server/src/service/python';
 
 const CODE = 'import requests\n\ndef execute(variables):\n\t"""Say \\"hi\\" 😀"""\n    city = variables["city"]\n    return requests.get("x").text + city\n';
 
@@ -74,6 +76,12 @@ describe('embedded Python in a smart tool', () => {
     const renamed = JSON.parse(applyEdits(doc, result.edit.changes![doc.uri]));
     assert.equal(renamed.metadata.variables[0].name, "town's");
     assert.ok(renamed.metadata.tool_code.includes('variables["town\'s"]'));
+  });
+
+  it('warms up on a sample that is valid Python with a valid execute', () => {
+    warmUpPython();
+    const codesFound = analyzePython(WARM_UP_SAMPLE).problems.map((p) => p.code);
+    assert.ok(!codesFound.includes('python-syntax') && !codesFound.includes('missing-execute'), codesFound.join(', '));
   });
 
   it('shows execute and the other top-level functions in the outline', () => {

@@ -1,7 +1,7 @@
 import { pythonAnalysis } from '../service/python/load';
 
 /** A small module touching the grammar and the analysis paths a real tool_code takes. */
-const SAMPLE = `import json
+export const WARM_UP_SAMPLE = `import json
 import os
 from datetime import datetime as dt
 
@@ -55,5 +55,5 @@ done"""
  */
 export function warmUpPython(): void {
   const doc = new (pythonAnalysis().PythonDocument)();
-  for (let i = 0; i < 20; i++) doc.update(i % 2 ? SAMPLE : SAMPLE.replace('metric', `metric${i}`));
+  for (let i = 0; i < 20; i++) doc.update(i % 2 ? WARM_UP_SAMPLE : WARM_UP_SAMPLE.replace('metric', `metric${i}`));
 }

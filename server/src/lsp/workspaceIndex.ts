@@ -7,6 +7,7 @@ import { ToolModel } from '../service/model';
 import type { RelatedLocation, WorkspaceIndex } from '../service/validation/context';
 
 interface Entry {
+  readonly kind: 'smart' | 'llm';
   readonly name: string;
   readonly line: number;
   readonly character: number;
@@ -43,6 +44,12 @@ export class DefinitionIndex implements WorkspaceIndex {
     const before = this.open.get(model.document.uri) ?? this.onDisk.get(model.document.uri);
     this.open.set(model.document.uri, entry);
     return before?.name !== entry?.name;
+  }
+
+  /** Whether any definition on disk is a smart tool (worth warming the Python analysis up for). */
+  hasSmartTools(): boolean {
+    for (const e of this.onDisk.values()) if (e.kind === 'smart') return true;
+    return false;
   }
 
   closeDocument(uri: string): void {
@@ -94,5 +101,5 @@ function entryOf(model: ToolModel): Entry | null {
   const node = model.toolNameNode;
   if (!model.kind || !node || !node.value) return null;
   const pos = model.document.positionAt(node.offset);
-  return { name: node.value as string, line: pos.line, character: pos.character };
+  return { kind: model.kind, name: node.value as string, line: pos.line, character: pos.character };
 }
