@@ -24,7 +24,9 @@ describe('strict JSON fast path', () => {
       '01', '-0', '-', '1.', '.5', '1e5', '1E+5', '1e', '+1', 'NaN', 'Infinity', '-Infinity', 'true', 'tru', 'nul', 'null ', 'falsey',
       '"\\u00e9"', '"\\u00"', '"\\x41"', '"\\/"', '"a\nb"', '"a\tb"', '"a\rb"', '"\u0001"', '"\u007f"', '"\\ud800"', '"\ud800"',
       '1 2', '{} {}', '[1] x', '{"a":1}}', '[[]]]', '{"__proto__": {"x": 1}}', '{"a": 1, "a": 2}', '\ufeff{"a": 1}', '\ufeff',
-      '{"a": [1, {"b": "c\\"d"}], "e": null}', '"\\\\"', '"\\\\\\""', '"abc\\', '"', '[1, 2', '{"a": "b"', '\u000b1', '1\u000c',
+      '{"a": [1, {"b": "c\\"d"}], "e": null}',
+      // long texts take the other control-character check
+      `"${'a'.repeat(70_000)}\u0001"`, `"${'a'.repeat(70_000)}"`, `["${'a'.repeat(70_000)}", "\t"]`, '"\\\\"', '"\\\\\\""', '"abc\\', '"', '[1, 2', '{"a": "b"', '\u000b1', '1\u000c',
     ];
     for (const c of cases) agrees(c);
   });

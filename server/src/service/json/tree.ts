@@ -29,6 +29,8 @@ export interface ParsedJson {
   readonly duplicateKeys: readonly JsonNode[];
 }
 
+const NO_ERRORS: readonly SyntaxError[] = [];
+
 /** Deeper documents are not recovered (jsonc-parser recurses); valid ones of any depth still parse. */
 const MAX_RECOVERY_DEPTH = 500;
 
@@ -39,7 +41,7 @@ const MAX_RECOVERY_DEPTH = 500;
 export function parseJson(text: string): ParsedJson {
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const strict = parseStrict(text, start);
-  return strict ? { ...strict, syntaxErrors: [] } : recover(text, start);
+  return strict ? { root: strict.root, value: strict.value, duplicateKeys: strict.duplicateKeys, syntaxErrors: NO_ERRORS } : recover(text, start);
 }
 
 function recover(text: string, start: number): ParsedJson {
