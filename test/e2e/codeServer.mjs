@@ -1,12 +1,14 @@
 // Harness for smoke-testing the packaged extension in a real VS Code: code-server 4.99.4
 // (VS Code 1.99.3 server + web workbench) driven by Debian's Chromium through playwright-core.
 // See shared/notes/code-server.md for why this, and not @vscode/test-electron, works here.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { constants, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium } from 'playwright-core';
@@ -271,4 +273,48 @@ export async function screenshot(page, name) {
   const path = join(RESULTS_DIR, `${name}.png`);
   await page.screenshot({ path });
   return path;
+}
+
+/** The packaged extension under test: dist/tooldef.vsix (`npm run package`), or TOOLDEF_VSIX. */
+export const VSIX = resolve(process.env.TOOLDEF_VSIX ?? 'dist/tooldef.vsix');
+
+/**
+ * Registers a suite's prerequisites test (the packaged extension, code-server installed: minutes on
+ * a fresh machine, so a test of its own — node:test counts `before` hooks against the first test's
+ * timeout) and returns `workbenchTest(name, { files, trust, settings }, body)`. Each workbench test
+ * writes `files` into a fresh workspace folder, starts code-server with the extension, opens the
+ * workbench and runs `body({ page, folder })`; on failure it keeps a screenshot, and it always stops
+ * everything it started.
+ */
+export function e2eSuite(prefix) {
+  let entry;
+  test('prerequisites: packaged extension and code-server', { timeout: 15 * 60_000 }, async (t) => {
+    assert.ok(existsSync(VSIX), `No packaged extension at ${VSIX}: run \`npm run package\` first (or set TOOLDEF_VSIX to a .vsix).`);
+    entry = await ensureCodeServer({ signal: t.signal });
+  });
+  return (name, { files, trust = false, settings = {} }, body) =>
+    test(name, { timeout: 4 * 60_000 }, async (t) => {
+      if (!entry) return t.skip('prerequisites failed');
+      const folder = await makeTempDir(`e2e-${prefix}-`);
+      let server, browser, page;
+      try {
+        for (const [file, content] of Object.entries(files)) {
+          await writeFile(join(folder, file), typeof content === 'string' ? content : JSON.stringify(content, null, 2) + '\n');
+        }
+        server = await startCodeServer({ vsix: VSIX, folder, entry, trust, settings });
+        ({ browser, page } = await openWorkbench(server.url, folder));
+        // On timeout, closing the browser makes every pending wait fail at once, so cleanup runs now.
+        const closeBrowser = () => browser.close().catch(() => {});
+        if (t.signal.aborted) await closeBrowser();
+        t.signal.addEventListener('abort', closeBrowser);
+        await body({ page, folder });
+      } catch (e) {
+        if (page) await screenshot(page, `${prefix}-99-failure`).catch(() => {});
+        throw e;
+      } finally {
+        await browser?.close().catch(() => {});
+        await server?.stop();
+        await removeTempDir(folder);
+      }
+    });
 }

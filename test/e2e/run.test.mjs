@@ -1,14 +1,8 @@
 // Run Smart Tool in a real VS Code (code-server + headless Chromium): the code lens runs the tool
-// with its defaults in the integrated terminal and the returned string opens in an editor tab.
-// Needs dist/tooldef.vsix (`npm run package`), or TOOLDEF_VSIX pointing at another build.
-import { test } from 'node:test';
+// with its defaults in the integrated terminal and the returned string opens in an editor tab; in
+// Restricted Mode running is disabled while diagnostics keep working.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { ensureCodeServer, startCodeServer, openWorkbench, quickOpen, openProblems, readProblems, screenshot, waitFor, makeTempDir, removeTempDir } from './codeServer.mjs';
-
-const VSIX = resolve(process.env.TOOLDEF_VSIX ?? 'dist/tooldef.vsix');
+import { e2eSuite, quickOpen, openProblems, readProblems, screenshot, waitFor } from './codeServer.mjs';
 
 const GREETER = {
   version: '1.0',
@@ -26,76 +20,39 @@ const GREETER = {
   },
 };
 
-let entry;
-test('prerequisites: packaged extension and code-server', { timeout: 15 * 60_000 }, async (t) => {
-  assert.ok(existsSync(VSIX), `No packaged extension at ${VSIX}: run \`npm run package\` first.`);
-  entry = await ensureCodeServer({ signal: t.signal });
+const workbenchTest = e2eSuite('run');
+
+// The DOM renderer keeps the terminal's text readable from the page.
+workbenchTest('Run with Defaults from the code lens shows the returned string in a tab', { files: { 'greeter.json': GREETER }, settings: { 'terminal.integrated.gpuAcceleration': 'off' } }, async ({ page }) => {
+  await quickOpen(page, 'greeter.json');
+  const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Run with Defaults' });
+  await lens.waitFor({ timeout: 90_000 });
+  await screenshot(page, 'run-01-code-lens');
+  await lens.click();
+
+  const resultTab = page.locator('.tabs-container .tab', { hasText: 'greeter result' });
+  await resultTab.waitFor({ timeout: 120_000 });
+  // Monaco renders spaces as no-break spaces.
+  const editorText = async () => (await page.locator('.editor-group-container.active .view-lines').innerText()).replace(/\u00a0/g, ' ');
+  await waitFor(async () => (await editorText()).includes('Hello, World! é'), { timeout: 30_000, what: 'the returned string in the result tab' });
+  assert.match(await resultTab.innerText(), /greeter result \(\d+(\.\d+)? (ms|s), \d+(\.\d)? MB\)/);
+  const terminal = page.locator('.terminal-wrapper .xterm-rows');
+  await waitFor(async () => (await terminal.innerText().catch(() => '')).replace(/\u00a0/g, ' ').includes('working on it'), { timeout: 30_000, what: "the tool's output in the terminal" });
+  await screenshot(page, 'run-02-result');
 });
 
-test('Run with Defaults from the code lens shows the returned string in a tab', { timeout: 4 * 60_000 }, async (t) => {
-  if (!entry) return t.skip('prerequisites failed');
-  const folder = await makeTempDir('e2e-run-');
-  let server, browser, page;
-  try {
-    await writeFile(join(folder, 'greeter.json'), JSON.stringify(GREETER, null, 2) + '\n');
-    // The DOM renderer keeps the terminal's text readable from the page.
-    server = await startCodeServer({ vsix: VSIX, folder, entry, settings: { 'terminal.integrated.gpuAcceleration': 'off' } });
-    ({ browser, page } = await openWorkbench(server.url, folder));
-    t.signal.addEventListener('abort', () => browser.close().catch(() => {}));
+const broken = { ...GREETER, metadata: { ...GREETER.metadata, timestamp: 'yesterday' } };
+workbenchTest('in Restricted Mode running is disabled while diagnostics keep working', { files: { 'greeter.json': broken }, trust: true }, async ({ page }) => {
+  // The trust prompt: decline, which opens the folder in Restricted Mode.
+  const decline = page.getByRole('button', { name: /No, I don.t trust the authors/ });
+  await decline.waitFor({ timeout: 60_000 });
+  await decline.click();
 
-    await quickOpen(page, 'greeter.json');
-    const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Run with Defaults' });
-    await lens.waitFor({ timeout: 90_000 });
-    await screenshot(page, 'run-01-code-lens');
-    await lens.click();
-
-    const resultTab = page.locator('.tabs-container .tab', { hasText: 'greeter result' });
-    await resultTab.waitFor({ timeout: 120_000 });
-    // Monaco renders spaces as no-break spaces.
-    const editorText = async () => (await page.locator('.editor-group-container.active .view-lines').innerText()).replace(/\u00a0/g, ' ');
-    await waitFor(async () => (await editorText()).includes('Hello, World! é'), { timeout: 30_000, what: 'the returned string in the result tab' });
-    assert.match(await resultTab.innerText(), /greeter result \(\d+(\.\d+)? (ms|s), \d+(\.\d)? MB\)/);
-    const terminal = page.locator('.terminal-wrapper .xterm-rows');
-    await waitFor(async () => (await terminal.innerText().catch(() => '')).replace(/\u00a0/g, ' ').includes('working on it'), { timeout: 30_000, what: "the tool's output in the terminal" });
-    await screenshot(page, 'run-02-result');
-  } catch (e) {
-    if (page) await screenshot(page, 'run-99-failure').catch(() => {});
-    throw e;
-  } finally {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    await removeTempDir(folder);
-  }
-});
-
-test('in Restricted Mode running is disabled while diagnostics keep working', { timeout: 4 * 60_000 }, async (t) => {
-  if (!entry) return t.skip('prerequisites failed');
-  const folder = await makeTempDir('e2e-restricted-');
-  let server, browser, page;
-  try {
-    const broken = { ...GREETER, metadata: { ...GREETER.metadata, timestamp: 'yesterday' } };
-    await writeFile(join(folder, 'greeter.json'), JSON.stringify(broken, null, 2) + '\n');
-    server = await startCodeServer({ vsix: VSIX, folder, entry, trust: true });
-    ({ browser, page } = await openWorkbench(server.url, folder));
-    t.signal.addEventListener('abort', () => browser.close().catch(() => {}));
-    // The trust prompt: decline, which opens the folder in Restricted Mode.
-    const decline = page.getByRole('button', { name: /No, I don.t trust the authors/ });
-    await decline.waitFor({ timeout: 60_000 });
-    await decline.click();
-
-    await quickOpen(page, 'greeter.json');
-    await openProblems(page);
-    await waitFor(async () => (await readProblems(page)).some((p) => p.text.includes('invalid-timestamp')), { timeout: 90_000, what: 'invalid-timestamp in the Problems view' });
-    const lenses = page.locator('.contentWidgets .codelens-decoration');
-    await waitFor(async () => (await lenses.innerText().catch(() => '')).includes('Upload'), { timeout: 60_000, what: 'the Upload code lens' });
-    assert.ok(!(await lenses.innerText()).includes('Run'), `no Run lens in Restricted Mode, got: ${await lenses.innerText()}`);
-    await screenshot(page, 'run-03-restricted');
-  } catch (e) {
-    if (page) await screenshot(page, 'run-99-restricted-failure').catch(() => {});
-    throw e;
-  } finally {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    await removeTempDir(folder);
-  }
+  await quickOpen(page, 'greeter.json');
+  await openProblems(page);
+  await waitFor(async () => (await readProblems(page)).some((p) => p.text.includes('invalid-timestamp')), { timeout: 90_000, what: 'invalid-timestamp in the Problems view' });
+  const lenses = page.locator('.contentWidgets .codelens-decoration');
+  await waitFor(async () => (await lenses.innerText().catch(() => '')).includes('Upload'), { timeout: 60_000, what: 'the Upload code lens' });
+  assert.ok(!(await lenses.innerText()).includes('Run'), `no Run lens in Restricted Mode, got: ${await lenses.innerText()}`);
+  await screenshot(page, 'run-03-restricted');
 });

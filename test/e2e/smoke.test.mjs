@@ -1,18 +1,10 @@
 // Smoke test of the packaged extension in a real VS Code (code-server + headless Chromium):
 // its diagnostics reach the Problems view once each, and it leaves unrelated JSON alone.
 // Needs dist/tooldef.vsix (`npm run package`), or TOOLDEF_VSIX pointing at another build.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  ensureCodeServer, startCodeServer, openWorkbench, quickOpen, openProblems, readProblems,
-  screenshot, waitFor, makeTempDir, removeTempDir,
-} from './codeServer.mjs';
+import { e2eSuite, quickOpen, openProblems, readProblems, screenshot, waitFor } from './codeServer.mjs';
 
-const VSIX = resolve(process.env.TOOLDEF_VSIX ?? 'dist/tooldef.vsix');
 // How a row from VS Code's built-in JSON support reads: `Trailing comma json 519 [Ln 4, Col 32]`.
 const BUILTIN_JSON_ROW = / json( \d+)? \[Ln \d+, Col \d+\]$/;
 
@@ -37,14 +29,7 @@ const BROKEN_LLM = {
 // which tells us diagnostics for this file have been computed.
 const OTHER_JSON = '{\n  "name": "other",\n  "version": "1.0.0",\n  "scripts": { "build": "tsc" },\n}\n';
 
-// Installing code-server takes minutes on a fresh machine (instant afterwards), so it is a
-// test of its own: node:test counts `before` hooks against the first test's timeout.
-let entry;
-test('prerequisites: packaged extension and code-server', { timeout: 15 * 60_000 }, async (t) => {
-  assert.ok(existsSync(VSIX), `No packaged extension at ${VSIX}: run \`npm run package\` first ` +
-    '(or set TOOLDEF_VSIX to a .vsix).');
-  entry = await ensureCodeServer({ signal: t.signal });
-});
+const workbenchTest = e2eSuite('smoke');
 
 /** Polls the Problems view until it stops changing for `quiet` ms, and returns it. */
 async function settledProblems(page, quiet = 2000) {
@@ -58,55 +43,33 @@ async function settledProblems(page, quiet = 2000) {
   }, { timeout: 30_000, what: 'the Problems view to settle' });
 }
 
-test('diagnostics show up in real VS Code (code-server)', { timeout: 4 * 60_000 }, async (t) => {
-  if (!entry) return t.skip('prerequisites failed');
-  const folder = await makeTempDir('e2e-workspace-');
-  let server, browser, page;
-  try {
-    await writeFile(join(folder, 'broken-llm.json'), JSON.stringify(BROKEN_LLM, null, 2) + '\n');
-    await writeFile(join(folder, 'other.json'), OTHER_JSON);
+workbenchTest('diagnostics show up in real VS Code (code-server)', { files: { 'broken-llm.json': BROKEN_LLM, 'other.json': OTHER_JSON } }, async ({ page }) => {
+  await screenshot(page, '01-workbench');
 
-    server = await startCodeServer({ vsix: VSIX, folder, entry });
-    ({ browser, page } = await openWorkbench(server.url, folder));
-    // On timeout, closing the browser makes every pending wait fail at once, so cleanup runs
-    // now rather than after the remaining steps' own timeouts.
-    const closeBrowser = () => browser.close().catch(() => {});
-    if (t.signal.aborted) await closeBrowser();
-    t.signal.addEventListener('abort', closeBrowser);
-    await screenshot(page, '01-workbench');
+  await quickOpen(page, 'broken-llm.json');
+  await openProblems(page);
+  const ours = (p) => p.file === 'broken-llm.json';
+  await waitFor(async () => {
+    const rows = (await readProblems(page)).filter(ours);
+    return rows.some((r) => r.text.includes('unknown-placeholder')) &&
+      rows.some((r) => r.text.includes('unused-variable'));
+  }, { timeout: 90_000, what: 'unknown-placeholder and unused-variable in the Problems view' });
+  let problems = await settledProblems(page);
+  await screenshot(page, '02-broken-llm-problems');
 
-    await quickOpen(page, 'broken-llm.json');
-    await openProblems(page);
-    const ours = (p) => p.file === 'broken-llm.json';
-    await waitFor(async () => {
-      const rows = (await readProblems(page)).filter(ours);
-      return rows.some((r) => r.text.includes('unknown-placeholder')) &&
-        rows.some((r) => r.text.includes('unused-variable'));
-    }, { timeout: 90_000, what: 'unknown-placeholder and unused-variable in the Problems view' });
-    let problems = await settledProblems(page);
-    await screenshot(page, '02-broken-llm-problems');
+  const withCode = (code) => problems.filter((p) => p.text.includes(code));
+  assert.equal(withCode('unknown-placeholder').length, 1, fmt('one unknown-placeholder row', problems));
+  assert.equal(withCode('unused-variable').length, 1, fmt('one unused-variable row', problems));
+  assert.ok(withCode('unknown-placeholder').every(ours), fmt('unknown-placeholder on broken-llm.json', problems));
+  assert.match(withCode('unused-variable')[0].text, /language/, fmt('unused-variable about `language`', problems));
 
-    const withCode = (code) => problems.filter((p) => p.text.includes(code));
-    assert.equal(withCode('unknown-placeholder').length, 1, fmt('one unknown-placeholder row', problems));
-    assert.equal(withCode('unused-variable').length, 1, fmt('one unused-variable row', problems));
-    assert.ok(withCode('unknown-placeholder').every(ours), fmt('unknown-placeholder on broken-llm.json', problems));
-    assert.match(withCode('unused-variable')[0].text, /language/, fmt('unused-variable about `language`', problems));
-
-    await quickOpen(page, 'other.json');
-    await waitFor(async () => (await readProblems(page)).some((p) => p.file === 'other.json'),
-      { timeout: 60_000, what: "VS Code's own JSON diagnostics for other.json" });
-    problems = await settledProblems(page);
-    await screenshot(page, '03-other-json');
-    const foreign = problems.filter((p) => p.file === 'other.json' && !BUILTIN_JSON_ROW.test(p.text));
-    assert.deepEqual(foreign, [], fmt("only VS Code's own JSON problems on other.json", problems));
-  } catch (e) {
-    if (page) await screenshot(page, '99-failure').catch(() => {});
-    throw e;
-  } finally {
-    await browser?.close().catch(() => {});
-    await server?.stop();
-    await removeTempDir(folder);
-  }
+  await quickOpen(page, 'other.json');
+  await waitFor(async () => (await readProblems(page)).some((p) => p.file === 'other.json'),
+    { timeout: 60_000, what: "VS Code's own JSON diagnostics for other.json" });
+  problems = await settledProblems(page);
+  await screenshot(page, '03-other-json');
+  const foreign = problems.filter((p) => p.file === 'other.json' && !BUILTIN_JSON_ROW.test(p.text));
+  assert.deepEqual(foreign, [], fmt("only VS Code's own JSON problems on other.json", problems));
 });
 
 function fmt(what, problems) {
