@@ -97,6 +97,21 @@ function assertNothingLeft(o: Outcome): void {
   assert.deepEqual(o.left, [], `processes of the run still alive: ${o.left.join(', ')}`);
 }
 
+/** A tool whose grandchild leaves the session (setsid between two forks) and outlives it; returns its pid. */
+const DOUBLE_FORK_DAEMON = [
+  'import os, time',
+  'def execute(variables):',
+  '    r, w = os.pipe()',
+  '    if os.fork() == 0:',
+  '        os.setsid()',
+  '        if os.fork() == 0:',
+  '            os.write(w, str(os.getpid()).encode())',
+  '            time.sleep(300)',
+  '        os._exit(0)',
+  '    return os.read(r, 32).decode()',
+  '',
+].join('\n');
+
 describe('running a smart tool', { skip }, () => {
   before(async () => {
     // The environment for "no requirements" is built once here, so timings below measure runs only.
@@ -211,19 +226,7 @@ describe('running a smart tool', { skip }, () => {
   });
 
   test('a double-forked daemon (setsid between the forks) is found and killed', { skip: !linux && 'needs /proc' }, async () => {
-    const code = [
-      'import os, time',
-      'def execute(variables):',
-      '    r, w = os.pipe()',
-      '    if os.fork() == 0:',
-      '        os.setsid()',
-      '        if os.fork() == 0:',
-      '            os.write(w, str(os.getpid()).encode())',
-      '            time.sleep(300)',
-      '        os._exit(0)',
-      '    return os.read(r, 32).decode()',
-      '',
-    ].join('\n');
+    const code = DOUBLE_FORK_DAEMON;
     const o = await run(code);
     assert.equal(o.result.ok, true, JSON.stringify(o.result));
     const pid = Number(o.result.result);
@@ -330,19 +333,7 @@ describe('the macOS mechanism (ps polling, process group, run marker), exercised
   });
 
   test('a double-forked daemon that left the process group and lost its parent is still found and killed', async () => {
-    const code = [
-      'import os, time',
-      'def execute(variables):',
-      '    r, w = os.pipe()',
-      '    if os.fork() == 0:',
-      '        os.setsid()',
-      '        if os.fork() == 0:',
-      '            os.write(w, str(os.getpid()).encode())',
-      '            time.sleep(300)',
-      '        os._exit(0)',
-      '    return os.read(r, 32).decode()',
-      '',
-    ].join('\n');
+    const code = DOUBLE_FORK_DAEMON;
     const o = await run(code, { mechanism });
     assert.equal(o.result.ok, true, JSON.stringify(o.result));
     const pid = Number(o.result.result);
