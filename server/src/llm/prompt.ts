@@ -13,7 +13,7 @@
  * - Filling is one pass over the template: a value that itself contains `{{x}}` is inserted literally.
  */
 import type { JsonNode } from '../service/json/tree';
-import { child } from '../service/json/nodes';
+import { child, stringValue } from '../service/json/nodes';
 import type { ToolModel, VariableDecl } from '../service/model';
 import { scanPlaceholders, type Placeholder } from '../service/template';
 
@@ -85,8 +85,8 @@ export function llmToolOf(model: ToolModel): LlmToolResult {
   return {
     ok: true,
     tool: {
-      name: stringOf(child(metadata, 'prompt_name')),
-      description: stringOf(child(metadata, 'description')),
+      name: stringValue(child(metadata, 'prompt_name')),
+      description: stringValue(child(metadata, 'description')),
       prompt: prompt.embedded.text,
       placeholders: prompt.placeholders,
       inputs: readInputs(model.variables, warnings),
@@ -96,10 +96,6 @@ export function llmToolOf(model: ToolModel): LlmToolResult {
       warnings,
     },
   };
-}
-
-function stringOf(node: JsonNode | undefined): string | undefined {
-  return node?.type === 'string' ? (node.value as string) : undefined;
 }
 
 function scalarText(node: JsonNode): string | undefined {
@@ -210,9 +206,9 @@ function readExpectedOutput(node: JsonNode | undefined, warnings: string[]): Exp
     return undefined;
   }
   const allowed = child(node, 'allowed_values');
-  const out: { -readonly [K in keyof ExpectedOutput]: ExpectedOutput[K] } = { type: stringOf(child(node, 'type')) ?? 'text' };
-  const format = stringOf(child(node, 'format'));
-  const language = stringOf(child(node, 'language'));
+  const out: { -readonly [K in keyof ExpectedOutput]: ExpectedOutput[K] } = { type: stringValue(child(node, 'type')) ?? 'text' };
+  const format = stringValue(child(node, 'format'));
+  const language = stringValue(child(node, 'language'));
   if (format) out.format = format;
   if (language) out.language = language;
   if (allowed?.type === 'array') out.allowedValues = allowed.children!.filter((c) => c.type === 'string').map((c) => c.value as string);

@@ -1,4 +1,4 @@
-import { child } from '../service/json/nodes';
+import { child, stringValue } from '../service/json/nodes';
 import type { ToolModel } from '../service/model';
 
 /** One input of a smart tool, in array order. */
@@ -57,14 +57,14 @@ export function runnableTool(model: ToolModel): { tool: RunnableTool } | { probl
     inputs.push({
       name: v.name,
       description: v.description,
-      default: d?.type === 'string' ? (d.value as string) : undefined,
+      default: stringValue(d),
       badDefault: d && d.type !== 'string' ? model.text.slice(d.offset, d.offset + Math.min(d.length, 60)) : undefined,
     });
   }
   const nameNode = child(model.metadata, 'tool_name');
   return {
     tool: {
-      name: nameNode?.type === 'string' ? (nameNode.value as string) : undefined,
+      name: stringValue(nameNode),
       code: codeNode!.value as string,
       requirements: reqNode?.type === 'string' ? (reqNode.value as string) : '',
       inputs,

@@ -1,5 +1,5 @@
 import { inspectBase64Image } from '../avatar';
-import { child } from '../json/nodes';
+import { child, stringValue } from '../json/nodes';
 import type { JsonNode } from '../json/tree';
 import type { ValidationContext, Validator } from './context';
 
@@ -17,7 +17,7 @@ export const avatar: Validator = (ctx) => {
   const value = child(holder, 'avatar');
   if (value?.type !== 'string' || value.value === '') return;
   const typeNode = child(holder, 'avatar_type') ?? (holder !== metadata ? child(metadata, 'avatar_type') : undefined);
-  const declared = typeNode?.type === 'string' ? (typeNode.value as string) : undefined;
+  const declared = stringValue(typeNode);
   const text = value.value as string;
   const head = text.slice(0, 64); // regexes see only a prefix: the value may be megabytes long
   const isUrl = URL_LIKE.test(head);

@@ -1,11 +1,11 @@
-import { child, property } from '../json/nodes';
+import { child, property, stringValue } from '../json/nodes';
 import type { Validator } from './context';
 
 export const expectedOutput: Validator = (ctx) => {
   const out = child(ctx.model.metadata, 'expected_output');
   if (out?.type !== 'object') return;
   const typeNode = child(out, 'type');
-  const type = typeNode?.type === 'string' ? (typeNode.value as string) : undefined;
+  const type = stringValue(typeNode);
   if (ctx.model.kind === 'smart') {
     if (typeNode && type !== 'text') {
       ctx.report('smart-output-not-text', typeNode, 'A smart tool returns a string that is shown as text: set expected_output.type to "text".', {
