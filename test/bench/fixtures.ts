@@ -1,6 +1,7 @@
 // Generated benchmark inputs: small (~3 KB), large (5,000-line tool_code / 200 KB prompt, 200
 // variables) and huge (large plus a 5 MB base64 avatar) definition files of both kinds. A file is
 // either a smart tool or an LLM tool (`mixed-kind`), so every size comes as a pair.
+import { xorshift32 } from '../random';
 import { deflateSync } from 'node:zlib';
 
 export type Size = 'small' | 'large' | 'huge';
@@ -25,20 +26,6 @@ export interface BenchFile {
   readonly propertyKeyCompletionOffset: number;
 }
 
-// ---------------------------------------------------------------- deterministic pseudo-random data
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    // xorshift32
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 0x100000000;
-  };
-}
 
 const WORDS = (
   'the tool reads value input user model prompt answer short list table summary explain each item ' +
@@ -88,7 +75,7 @@ function chunk(type: string, data: Buffer): Buffer {
 export function makePng(totalBytes?: number, seed = 7): Buffer {
   const w = 256;
   const h = 256;
-  const rand = rng(seed);
+  const rand = xorshift32(seed);
   const raw = Buffer.alloc(h * (1 + w * 4));
   for (let y = 0; y < h; y++) {
     const row = y * (1 + w * 4);
@@ -211,7 +198,7 @@ function promptText(chars: number, vars: readonly Variable[], rand: () => number
 }
 
 function smartDefinition(size: Size): { name: string; value: object } {
-  const rand = rng(size === 'small' ? 1 : 2);
+  const rand = xorshift32(size === 'small' ? 1 : 2);
   const name = `${size}_smart_tool`;
   const vars = variables(size === 'small' ? 3 : 200, 'smart', rand);
   const code = pythonSource(size === 'small' ? 30 : 5000, vars, rand);
@@ -233,7 +220,7 @@ function smartDefinition(size: Size): { name: string; value: object } {
 }
 
 function llmDefinition(size: Size): { name: string; value: object } {
-  const rand = rng(size === 'small' ? 3 : 4);
+  const rand = xorshift32(size === 'small' ? 3 : 4);
   const name = `${size}-llm-tool`;
   const vars = variables(size === 'small' ? 3 : 200, 'llm', rand);
   const prompt = promptText(size === 'small' ? 400 : 200 * 1024, vars, rand);

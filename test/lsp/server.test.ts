@@ -1,6 +1,7 @@
 // LSP-level tests: the built server (dist/server.js) driven over stdio by test/lsp/lspClient.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { mulberry32 } from '../random';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type {
   CodeAction,
@@ -525,20 +526,9 @@ test('shutdown then exit ends the server process with status 0', async () => {
 
 // ---------------------------------------------------------------------------------------------
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomBytesText(seed: number, length: number): string {
-  const next = rng(seed);
+  const next = mulberry32(seed);
   const pieces = ['{', '}', '[', ']', '"', '\\', ':', ',', '{{', '}}', '\n', '\r\n', '\u2028', '\0', '\ud83d', '\ude00', '😀', 'model_prompt', 'metadata', 'tool_code'];
   let s = '';
   while (s.length < length) {

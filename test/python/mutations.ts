@@ -2,17 +2,7 @@
 // edit a person makes by mistake (a deleted colon, an unbalanced bracket, a bad indent…). A mutation
 // picks one candidate line with a seeded generator and returns the new source and the edited line.
 
-export function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 0x100000000;
-  };
-}
+export { xorshift32 as rng } from '../random';
 
 type Mutation = (lines: readonly string[], i: number) => string | null;
 
