@@ -30,14 +30,21 @@ export function adoptDefinitionDocuments(log: vscode.LogOutputChannel): vscode.D
 }
 
 function isDefinition(doc: vscode.TextDocument): boolean {
-  if (associatedKind(doc)) return true;
-  const text = doc.getText();
-  return mayBeDefinition(text) && kindOfRoot(parseJson(text).root) !== undefined;
+  return associatedKind(doc) !== undefined || (mayBeDefinition(doc.getText()) && kindOf(doc) !== undefined);
 }
+
+/** Detected kinds by document version: the code lens, status bar and menus all ask after each edit. */
+const detected = new WeakMap<vscode.TextDocument, { version: number; kind: Kind | undefined }>();
 
 /** The kind of a definition document: forced by `tooldef.files.associations`, else detected. */
 export function kindOf(doc: vscode.TextDocument): Kind | undefined {
-  return associatedKind(doc) ?? kindOfRoot(parseJson(doc.getText()).root);
+  const forced = associatedKind(doc);
+  if (forced) return forced;
+  const known = detected.get(doc);
+  if (known?.version === doc.version) return known.kind;
+  const kind = kindOfRoot(parseJson(doc.getText()).root);
+  detected.set(doc, { version: doc.version, kind });
+  return kind;
 }
 
 /** The kind `tooldef.files.associations` forces on a document, matched with VS Code's own globs. */

@@ -26,7 +26,11 @@ export function registerEmbeddedEditing(): vscode.Disposable[] {
     fs,
     diagnostics,
     vscode.workspace.registerFileSystemProvider(EMBEDDED_SCHEME, fs, { isCaseSensitive: true }),
-    vscode.languages.onDidChangeDiagnostics(() => mirrorDiagnostics(diagnostics)),
+    vscode.languages.onDidChangeDiagnostics((e) => {
+      // Only a change for a definition that has an embedded view open needs mirroring (each re-parses it).
+      const viewed = new Set(vscode.workspace.textDocuments.filter((d) => d.uri.scheme === EMBEDDED_SCHEME).map((d) => d.uri.query));
+      if (e.uris.some((u) => viewed.has(u.toString()))) mirrorDiagnostics(diagnostics);
+    }),
     vscode.workspace.onDidOpenTextDocument((d) => d.uri.scheme === EMBEDDED_SCHEME && mirrorDiagnostics(diagnostics)),
     vscode.languages.registerCompletionItemProvider({ scheme: EMBEDDED_SCHEME, language: 'markdown' }, { provideCompletionItems: placeholderCompletions }, '{'),
   ];
