@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { scanPlaceholders, type Placeholder } from '../../server/src/service/template';
+
+/** The definition, written the obvious (quadratic) way. */
+function reference(text: string): Placeholder[] {
+  const out: Placeholder[] = [];
+  let i = text.indexOf('{{');
+  while (i >= 0) {
+    while (text.charCodeAt(i + 2) === 0x7b) i++;
+    const close = text.indexOf('}}', i + 2);
+    const reopen = text.indexOf('{{', i + 2);
+    if (close < 0 || (reopen >= 0 && reopen < close)) {
+      out.push({ start: i, end: i + 2, name: '', closed: false });
+      i = reopen;
+    } else {
+      out.push({ start: i, end: close + 2, name: text.slice(i + 2, close), closed: true });
+      i = text.indexOf('{{', close + 2);
+    }
+  }
+  return out;
+}
+
+describe('scanPlaceholders', () => {
+  it('finds closed, unclosed, nested-brace and empty placeholders', () => {
+    assert.deepEqual(scanPlaceholders('a {{x}} b {{ y }} {{{z}}} {{}} {{open {{w}}'), [
+      { start: 2, end: 7, name: 'x', closed: true },
+      { start: 10, end: 17, name: ' y ', closed: true },
+      { start: 19, end: 24, name: 'z', closed: true },
+      { start: 26, end: 30, name: '', closed: true },
+      { start: 31, end: 33, name: '', closed: false },
+      { start: 38, end: 43, name: 'w', closed: true },
+    ]);
+  });
+
+  it('agrees with the plain definition on random brace soup', () => {
+    const soup = fc.array(fc.constantFrom('{', '}', '{{', '}}', 'a', ' ', 'name'), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(fc.property(soup, (t) => assert.deepEqual(scanPlaceholders(t), reference(t))), { seed: 7, numRuns: 5000 });
+  });
+
+  it('scans thousands of unclosed `{{` in linear time', () => {
+    const text = '{{ x '.repeat(20_000) + 'a'.repeat(200_000);
+    const t0 = performance.now();
+    const found = scanPlaceholders(text);
+    const ms = performance.now() - t0;
+    assert.equal(found.length, 20_000);
+    assert.ok(found.every((p) => !p.closed));
+    // The quadratic scan takes seconds here; the bound is loose for slow CI machines.
+    assert.ok(ms < 500, `took ${ms.toFixed(0)} ms`);
+  });
+});
