@@ -332,7 +332,7 @@ export async function runLspBench(files: readonly BenchFile[], root: string, log
   // Server B: the small and large files.
   const { server: b } = await Server.start(root);
   for (const id of ['small-smart', 'small-llm', 'large-smart', 'large-llm']) didOpen.push({ file: id, ms: await b.open(byId(id)) });
-  for (const id of ['large-llm', 'large-smart', 'small-llm']) {
+  for (const id of ['large-llm', 'large-smart', 'small-llm', 'small-smart']) {
     const f = byId(id);
     didChange.push({ file: f.id, where: f.kind === 'llm' ? 'model_prompt' : 'tool_code', stats: await editSession(b, f, 60, 6) });
     log(`  didChange ${f.id}: median ${didChange[didChange.length - 1].stats.median.toFixed(1)} ms`);

@@ -29,7 +29,8 @@ if (loadBefore[0] > cpus().length * 0.75) log(`warning: the machine is busy (loa
 if (typeof globalThis.gc !== 'function') log('warning: run with node --expose-gc to collect garbage between phases');
 
 // Bundle sizes first, right after `npm run bench` built them (another build may replace dist/ later).
-const bundles = Object.fromEntries(['server', 'cli', 'extension'].map((n) => [n, statSync(join(root, 'dist', `${n}.js`)).size]));
+const bundles = Object.fromEntries(['server', 'python', 'cli', 'extension'].map((n) => [n, statSync(join(root, 'dist', `${n}.js`)).size]));
+const pythonTables = statSync(join(root, 'dist', 'python-tables.grammar-data')).size;
 // Only a --production build minifies the extension; a linked source map means dist/ was built without it.
 const extensionIsDevBuild = readFileSync(join(root, 'dist/extension.js'), 'utf8').includes('//# sourceMappingURL=');
 
@@ -72,11 +73,15 @@ for (const r of service) {
 }
 check('startup', 'cold start: spawn → initialize result (median of 9)', lsp.coldStart.median, 'ms', { max: 200 }, `p90 ${ms(lsp.coldStart.p90)}, min ${ms(lsp.coldStart.min)}`);
 check('startup', "node itself: spawn → exit of node -e '' (median of 9)", lsp.nodeBaseline.median, 'ms', undefined, `p90 ${ms(lsp.nodeBaseline.p90)}, min ${ms(lsp.nodeBaseline.min)}`);
+// Edit targets: the prompt (issue 2: large ≤ 10 ms, huge ≤ 40 ms); tool_code with its Python analysis
+// (issue 3: large ≤ 15 ms, small ≤ 5 ms; huge as the prompt).
+const editTarget = (file) => ({ 'large-llm': 10, 'huge-llm': 40, 'large-smart': 15, 'small-smart': 5, 'huge-smart': 40 })[file];
 for (const d of lsp.didChange) {
-  const size = d.file.split('-')[0];
-  check('edit', `${d.file}: didChange in ${d.where} → diagnostics (median)`, d.stats.median, 'ms', size === 'large' ? { max: 10 } : size === 'huge' ? { max: 40 } : undefined, `p90 ${ms(d.stats.p90)}, max ${ms(d.stats.max)}, n=${d.stats.n}`);
+  const max = editTarget(d.file);
+  check('edit', `${d.file}: didChange in ${d.where} → diagnostics (median)`, d.stats.median, 'ms', max === undefined ? undefined : { max }, `p90 ${ms(d.stats.p90)}, max ${ms(d.stats.max)}, n=${d.stats.n}`);
 }
-for (const o of lsp.didOpen) check('open', `${o.file}: didOpen → first diagnostics`, o.ms, 'ms', undefined);
+// Issue 3: opening the large smart tool (≈5,300 lines of tool_code, Python analysis included) ≤ 100 ms.
+for (const o of lsp.didOpen) check('open', `${o.file}: didOpen → first diagnostics`, o.ms, 'ms', o.file === 'large-smart' ? { max: 100 } : undefined);
 for (const q of lsp.requests) {
   const huge = q.file.startsWith('huge');
   const isCompletion = q.label.startsWith('completion');
@@ -86,10 +91,11 @@ for (const q of lsp.requests) {
 check('completion', `${lsp.completionAfterEdit.file}: completion sent right after a didChange (p90)`, lsp.completionAfterEdit.stats.p90, 'ms', undefined, `p50 ${ms(lsp.completionAfterEdit.stats.median)}`);
 check('memory', 'server RSS idle after initialize', lsp.idle.rssMB, 'MB', { max: 60 });
 check('memory', 'server RSS with the huge LLM file open', lsp.hugeLlmOpen.rssMB, 'MB', { max: 100 }, `peak (VmHWM) ${lsp.hugeLlmOpen.hwmMB.toFixed(1)} MB`);
-check('memory', 'server RSS with both huge files open', lsp.bothHugeOpen.rssMB, 'MB', undefined, `peak (VmHWM) ${lsp.bothHugeOpen.hwmMB.toFixed(1)} MB`);
+check('memory', 'server RSS with both huge files open (Python analysis included)', lsp.bothHugeOpen.rssMB, 'MB', { max: 150 }, `peak (VmHWM) ${lsp.bothHugeOpen.hwmMB.toFixed(1)} MB`);
 check('memory', 'server RSS after the huge-file edit/completion session', lsp.afterSession.rssMB, 'MB', undefined, `peak (VmHWM) ${lsp.afterSession.hwmMB.toFixed(1)} MB`);
 check('memory', 'server RSS after that session and a forced full GC', lsp.afterSessionGc.rssMB, 'MB', undefined, `JS heap used ${lsp.afterSessionGc.heapUsedMB.toFixed(1)} MB, external+buffers ${lsp.afterSessionGc.externalMB.toFixed(1)} MB`);
 check('bundle', 'dist/server.js (minified)', bundles.server / 1024, 'KiB', { max: 400 });
+check('bundle', 'dist/server.js + dist/python.js: all JavaScript the server may load', (bundles.server + bundles.python) / 1024, 'KiB', { max: 400 }, `python.js ${kb(bundles.python)}, parse tables (data file) ${kb(pythonTables)}`);
 check('bundle', 'dist/cli.js (minified)', bundles.cli / 1024, 'KiB', undefined);
 check('bundle', 'dist/extension.js', bundles.extension / 1024, 'KiB', undefined, extensionIsDevBuild ? 'NOT a production build: run node scripts/build.mjs --production first' : 'minified (production build)');
 

@@ -2,7 +2,7 @@
 // fuzzed input never crashes or hangs; the 5,300-line module parses and re-parses within budget.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { analyzePython, diffRange, initPython, PythonDocument, pythonReady, type PythonFacts } from '../../server/src/service/python/index';
+import { analyzePython, diffRange, PythonDocument, type PythonFacts } from '../../server/src/service/python/index';
 import { rng } from '../python/mutations';
 
 /** A tool_code like the benchmark's large file: ~5,300 lines of helpers and one execute. */
@@ -57,11 +57,6 @@ const SNIPPETS = [
 ];
 
 describe('PythonDocument', () => {
-  it('is ready at once (no asynchronous initialisation needed)', async () => {
-    assert.equal(pythonReady(), true);
-    await initPython();
-  });
-
   it('finds the changed range by common prefix and suffix', () => {
     assert.deepEqual(diffRange('abcdef', 'abXdef'), { fromA: 2, toA: 3, fromB: 2, toB: 3 });
     assert.deepEqual(diffRange('aaaa', 'aaaaa'), { fromA: 4, toA: 4, fromB: 4, toB: 5 });

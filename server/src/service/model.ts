@@ -136,10 +136,35 @@ export class ToolModel {
   }
 }
 
+/** One pass over the variable's properties (the last of duplicate keys wins, as with `child`). */
 function toVariable(node: JsonNode, index: number): VariableDecl {
-  const nameNode = child(node, 'name');
-  const typeNode = child(node, 'type');
-  const allowedNode = child(node, 'allowed_values');
+  let nameNode: JsonNode | undefined;
+  let typeNode: JsonNode | undefined;
+  let defaultNode: JsonNode | undefined;
+  let allowedNode: JsonNode | undefined;
+  let descriptionNode: JsonNode | undefined;
+  if (node.type === 'object') {
+    for (const prop of node.children!) {
+      const value = prop.children![1];
+      switch (prop.children![0].value) {
+        case 'name':
+          nameNode = value;
+          break;
+        case 'type':
+          typeNode = value;
+          break;
+        case 'default':
+          defaultNode = value;
+          break;
+        case 'allowed_values':
+          allowedNode = value;
+          break;
+        case 'description':
+          descriptionNode = value;
+          break;
+      }
+    }
+  }
   return {
     index,
     node,
@@ -147,9 +172,9 @@ function toVariable(node: JsonNode, index: number): VariableDecl {
     nameNode: nameNode?.type === 'string' ? nameNode : undefined,
     type: stringValue(typeNode),
     typeNode,
-    defaultNode: child(node, 'default'),
+    defaultNode,
     allowedNode,
     allowedValues: allowedNode?.type === 'array' ? allowedNode.children!.filter((c) => c.type === 'string').map((c) => c.value as string) : undefined,
-    description: stringValue(child(node, 'description')),
+    description: stringValue(descriptionNode),
   };
 }

@@ -7,8 +7,8 @@
 //   checkVariableKeys(facts, declaredNames)    // unknown-variable-key (+ did-you-mean data)
 //   checkRequirements(requirementsText, facts.imports)  // requirement rules, see requirements.ts
 //
-// The parser is lezer (a fork of @lezer/python's grammar, see grammar/python.grammar) and needs no
-// initialisation; `initPython()` exists so that callers can treat it like a parser that does.
+// The parser is lezer (a fork of @lezer/python's grammar, see grammar/python.grammar): synchronous,
+// no initialisation.
 import { closest } from '../similar';
 import { PythonDocument } from './document';
 import type { PyProblem, PythonFacts } from './types';
@@ -19,14 +19,6 @@ export { checkRequirements, parseRequirements, parseRequirement, type Requiremen
 export { isStdlib } from './stdlib';
 export { distributionsFor, normalizeName } from './distributions';
 export { redact } from './secrets';
-
-/** Resolves at once: the parser is synchronous JavaScript. Kept for callers written against an async parser. */
-export async function initPython(): Promise<void> {}
-
-/** Always true (see initPython). */
-export function pythonReady(): boolean {
-  return true;
-}
 
 /** One-shot analysis of a source (no incremental state). */
 export function analyzePython(source: string): PythonFacts {

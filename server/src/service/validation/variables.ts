@@ -32,24 +32,25 @@ function expectsArray(ctx: ValidationContext, v: VariableDecl): boolean {
 function defaultRules(ctx: ValidationContext, v: VariableDecl): void {
   const d = v.defaultNode;
   if (!d) return;
-  const label = `\`${v.name ?? `variables[${v.index}]`}\``;
+  // Messages are built only for problems: this runs for every variable on every keystroke.
+  const label = (): string => `\`${v.name ?? `variables[${v.index}]`}\``;
   if (expectsArray(ctx, v)) {
     if (d.type === 'string') {
-      ctx.report('default-type-mismatch', d, `The default of multi-select variable ${label} must be an array of strings: wrap it in [ ].`, { fix: 'wrap-array' });
+      ctx.report('default-type-mismatch', d, `The default of multi-select variable ${label()} must be an array of strings: wrap it in [ ].`, { fix: 'wrap-array' });
     } else if (d.type !== 'array' || d.children!.some((c) => c.type !== 'string')) {
-      ctx.report('default-type-mismatch', d, `The default of multi-select variable ${label} must be an array of strings, e.g. ["a", "b"].`);
+      ctx.report('default-type-mismatch', d, `The default of multi-select variable ${label()} must be an array of strings, e.g. ["a", "b"].`);
     } else {
       for (const item of d.children!) notAllowed(ctx, v, item);
     }
     return;
   }
-  const kindWord = ctx.model.kind === 'smart' ? 'a smart tool variable' : `${v.type ?? 'text'} variable`;
+  const kindWord = (): string => (ctx.model.kind === 'smart' ? 'a smart tool variable' : `${v.type ?? 'text'} variable`);
   if (d.type === 'string') {
     notAllowed(ctx, v, d);
   } else if (d.type === 'array' && d.children!.length <= 1 && d.children!.every((c) => c.type === 'string')) {
-    ctx.report('default-type-mismatch', d, `The default of ${kindWord} ${label} must be a string, not an array: unwrap it.`, { fix: 'unwrap-array' });
+    ctx.report('default-type-mismatch', d, `The default of ${kindWord()} ${label()} must be a string, not an array: unwrap it.`, { fix: 'unwrap-array' });
   } else if (d.type === 'number' || d.type === 'boolean') {
-    ctx.report('default-type-mismatch', d, `The default of ${kindWord} ${label} must be a string: quote it.`, {
+    ctx.report('default-type-mismatch', d, `The default of ${kindWord()} ${label()} must be a string: quote it.`, {
       fix: 'replace',
       offset: d.offset,
       length: d.length,
@@ -57,7 +58,7 @@ function defaultRules(ctx: ValidationContext, v: VariableDecl): void {
       quoted: true,
     });
   } else {
-    ctx.report('default-type-mismatch', d, `The default of ${kindWord} ${label} must be a string.`);
+    ctx.report('default-type-mismatch', d, `The default of ${kindWord()} ${label()} must be a string.`);
   }
 }
 
