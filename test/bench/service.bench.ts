@@ -60,11 +60,18 @@ export async function runServiceBench(files: readonly BenchFile[], root: string,
     const m = await compare(
       {
         jsonParse: () => JSON.parse(file.text),
+        // Each returns what an editor keeps for the open document (the parsed model).
         vscodeJson: async () => {
           const d = doc('json');
-          vscodeJsonDiagnostics = (await vs.doValidation(d, vs.parseJSONDocument(d))).length;
+          const parsed = vs.parseJSONDocument(d);
+          vscodeJsonDiagnostics = (await vs.doValidation(d, parsed)).length;
+          return parsed;
         },
-        ours: () => ours.doValidation(ours.parse(doc('tooldef'))),
+        ours: () => {
+          const model = ours.parse(doc('tooldef'));
+          ours.doValidation(model);
+          return model;
+        },
         oursParseOnly: () => ours.parse(doc('tooldef')),
       },
       options(file),
