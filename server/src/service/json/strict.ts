@@ -26,8 +26,10 @@ export function parseStrict(text: string, start: number): { root: JsonNode; valu
   const keys: string[] = [];
   // Children (and array items) of all open containers, each container's from `starts[d]` on: sliced
   // out at its close, so every `children` array is allocated once at its exact size.
+  // (Counted by hand: truncating an array through its `length` is a slow runtime call.)
   const pendingNodes: Node[] = [];
   const pendingItems: unknown[] = [];
+  let pending = 0;
   const starts: number[] = [];
   const duplicateKeys: JsonNode[] = [];
   let depth = 0;
@@ -86,14 +88,14 @@ export function parseStrict(text: string, start: number): { root: JsonNode; valu
       parentProp.children = [keyNodes[depth - 1], node];
       if (value !== undefined) setOwn(values[depth - 1] as Record<string, unknown>, keys[depth - 1], value);
     } else {
-      pendingNodes.push(node);
-      pendingItems.push(value);
+      pendingNodes[pending] = node;
+      pendingItems[pending++] = value;
     }
     if (opened) {
       nodes[depth] = node;
       values[depth] = value;
       props[depth] = undefined;
-      starts[depth] = pendingNodes.length;
+      starts[depth] = pending;
       depth++;
       if (node.type === 'object' && (pos = readKey(pos)) < 0) return undefined;
       continue;
@@ -115,17 +117,16 @@ export function parseStrict(text: string, start: number): { root: JsonNode; valu
       end = pos + 1;
       top.length = end - top.offset;
       const first = starts[depth - 1];
-      top.children = pendingNodes.slice(first);
-      pendingNodes.length = first;
+      top.children = pendingNodes.slice(first, pending);
       let value = values[depth - 1];
-      if (top.type === 'array') value = pendingItems.slice(first);
-      pendingItems.length = first;
+      if (top.type === 'array') value = pendingItems.slice(first, pending);
+      pending = first;
       depth--;
       // The finished container is its parent's value: attach what was deferred.
       if (depth === 0) rootValue = value;
       else if (props[depth - 1]) {
         if (top.type === 'array') setOwn(values[depth - 1] as Record<string, unknown>, keys[depth - 1], value);
-      } else pendingItems[pendingItems.length - 1] = value;
+      } else pendingItems[pending - 1] = value;
     }
   }
 
@@ -137,8 +138,8 @@ export function parseStrict(text: string, start: number): { root: JsonNode; valu
     const key = strings.value;
     const prop = new Node('property', at, 0, nodes[depth - 1], EMPTY, undefined);
     const keyNode = new Node('string', at, end - at, prop, undefined, key);
-    pendingNodes.push(prop);
-    pendingItems.push(undefined);
+    pendingNodes[pending] = prop;
+    pendingItems[pending++] = undefined;
     if (Object.prototype.hasOwnProperty.call(values[depth - 1], key)) duplicateKeys.push(keyNode);
     props[depth - 1] = prop;
     keyNodes[depth - 1] = keyNode;
