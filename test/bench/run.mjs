@@ -115,7 +115,7 @@ function table(headers, rows) {
 
 const out = [];
 out.push('\nValidation, in one process: wall-clock median / p90 per call, then [CPU-time median], in ms. Fresh TextDocument per call;');
-out.push('the methods take turns in rounds, with a GC before each block of calls. Ratios use ' + (busy ? 'CPU-time medians (machine busy).\n' : 'wall-clock medians.\n'));
+out.push('the methods take turns in rounds; V8 collects garbage as it comes, inside the timed blocks. Ratios use ' + (busy ? 'CPU-time medians (machine busy).\n' : 'wall-clock medians.\n'));
 const cell = (c) => `${c.wall.median.toFixed(3)} / ${c.wall.p90.toFixed(3)} [${c.cpu.median.toFixed(3)}]`;
 out.push(
   table(
