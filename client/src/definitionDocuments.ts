@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { DocumentKindNotification } from '../../server/src/protocol';
-import { kindOfRoot, mayBeDefinition, type Kind } from '../../server/src/service/kind';
-import { parseJson } from '../../server/src/service/json/tree';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { mayBeDefinition, type Kind } from '../../server/src/service/kind';
+import { ToolModel } from '../../server/src/service/model';
 
 export const LANGUAGE_ID = 'tooldef';
 
@@ -33,18 +34,25 @@ function isDefinition(doc: vscode.TextDocument): boolean {
   return associatedKind(doc) !== undefined || (mayBeDefinition(doc.getText()) && kindOf(doc) !== undefined);
 }
 
-/** Detected kinds by document version: the code lens, status bar and menus all ask after each edit. */
-const detected = new WeakMap<vscode.TextDocument, { version: number; kind: Kind | undefined }>();
+/** Parsed documents by version: the code lens, status bar, menus and commands all ask after each edit. */
+const parsed = new WeakMap<vscode.TextDocument, ToolModel>();
+
+/**
+ * The parsed definition (the service's model, without its features), with the kind forced by
+ * `tooldef.files.associations` if any: the server parses the same text with the same forced kind.
+ */
+export function modelOf(doc: vscode.TextDocument): ToolModel {
+  const forced = associatedKind(doc);
+  const known = parsed.get(doc);
+  if (known?.version === doc.version && known.forcedKind === forced) return known;
+  const model = new ToolModel(TextDocument.create(doc.uri.toString(), LANGUAGE_ID, doc.version, doc.getText()), forced);
+  parsed.set(doc, model);
+  return model;
+}
 
 /** The kind of a definition document: forced by `tooldef.files.associations`, else detected. */
 export function kindOf(doc: vscode.TextDocument): Kind | undefined {
-  const forced = associatedKind(doc);
-  if (forced) return forced;
-  const known = detected.get(doc);
-  if (known?.version === doc.version) return known.kind;
-  const kind = kindOfRoot(parseJson(doc.getText()).root);
-  detected.set(doc, { version: doc.version, kind });
-  return kind;
+  return modelOf(doc).kind;
 }
 
 /** The kind `tooldef.files.associations` forces on a document, matched with VS Code's own globs. */

@@ -1,11 +1,9 @@
 import * as vscode from 'vscode';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { modelOf } from '../definitionDocuments';
 import { formatBytes, inspectBase64Image } from '../../../server/src/service/avatar';
-import { getLanguageService } from '../../../server/src/service/languageService';
 import { setAvatarEdits } from './avatarEdit';
 import { fileNameFor, llmToolTemplate, parseVariableList, smartToolTemplate } from './templates';
 
-const service = getLanguageService();
 
 /** New Smart Tool / New LLM Tool: a short wizard, then a valid `<name>.json` in the workspace. */
 export function newToolCommand(kind: 'smart' | 'llm') {
@@ -80,7 +78,7 @@ export function setAvatarCommand() {
       void vscode.window.showErrorMessage(`${picked.fsPath} is not a PNG, JPEG, GIF, WebP or SVG image.`);
       return false;
     }
-    const model = service.parse(TextDocument.create(doc.uri.toString(), 'tooldef', doc.version, doc.getText()));
+    const model = modelOf(doc);
     const edits = setAvatarEdits(model, base64);
     if (!edits) {
       void vscode.window.showErrorMessage('This file has no metadata object to hold an avatar.');

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { modelOf } from '../definitionDocuments';
 import { ChatError, checkOutput, defaultValues, fillPrompt, llmToolOf, promptMessages, streamChat, validateInputs, type LlmInput, type LlmTool } from '../../../server/src/llm';
-import { getLanguageService } from '../../../server/src/service/languageService';
 import type { ResultDocuments } from '../run/results';
 
 export interface LlmContext {
@@ -12,7 +11,6 @@ export interface LlmContext {
 }
 
 const API_KEY_SECRET = 'tooldef.llm.apiKey';
-const service = getLanguageService();
 
 /** Preview LLM Prompt: asks for each variable and shows the filled prompt. */
 export function previewPromptCommand(ctx: LlmContext) {
@@ -108,7 +106,7 @@ async function prepare(uri: vscode.Uri | undefined): Promise<{ tool: LlmTool; pr
     void vscode.window.showErrorMessage('Open an LLM tool definition file first.');
     return undefined;
   }
-  const parsed = llmToolOf(service.parse(TextDocument.create(doc.uri.toString(), 'tooldef', doc.version, doc.getText())));
+  const parsed = llmToolOf(modelOf(doc));
   if (!parsed.ok) {
     void vscode.window.showErrorMessage(parsed.error);
     return undefined;

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { modelOf } from '../definitionDocuments';
 import { formatDuration, formatMemory, runnableTool, resolveInputs, startRun, type RunHandle, type RunnableTool, type RunResult } from '../../../server/src/run';
-import { getLanguageService } from '../../../server/src/service/languageService';
 import { chooseInterpreter, pickInterpreter } from './interpreter';
 import type { ResultDocuments } from './results';
 import { readRunSettings } from './settings';
@@ -14,7 +13,6 @@ export interface RunContext {
 
 /** Runs in progress, by definition file. */
 const active = new Map<string, RunHandle>();
-const service = getLanguageService();
 
 /** Run Smart Tool (asking for each input) or Run with Defaults. */
 export function runSmartToolCommand(ctx: RunContext, withDefaults: boolean) {
@@ -35,7 +33,7 @@ export function runSmartToolCommand(ctx: RunContext, withDefaults: boolean) {
       void vscode.window.showWarningMessage('This tool is already running. Stop it first (Tool Definition: Stop Run).');
       return undefined;
     }
-    const parsed = runnableTool(service.parse(TextDocument.create(key, 'tooldef', doc.version, doc.getText())));
+    const parsed = runnableTool(modelOf(doc));
     if ('problems' in parsed) {
       void vscode.window.showErrorMessage(`Cannot run this file: ${parsed.problems.join(' ')}`);
       return undefined;
