@@ -80,7 +80,8 @@ for (const d of lsp.didChange) {
   const max = editTarget(d.file);
   check('edit', `${d.file}: didChange in ${d.where} → diagnostics (median)`, d.stats.median, 'ms', max === undefined ? undefined : { max }, `p90 ${ms(d.stats.p90)}, max ${ms(d.stats.max)}, n=${d.stats.n}`);
 }
-// Issue 3: opening the large smart tool (≈5,300 lines of tool_code, Python analysis included) ≤ 100 ms.
+// Issue 3: opening the large smart tool (≈5,300 lines of tool_code, Python analysis included) ≤ 100 ms,
+// judged on the first such open after the server started; a second large file is shown for comparison.
 for (const o of lsp.didOpen) check('open', `${o.file}: didOpen → first diagnostics`, o.ms, 'ms', o.file === 'large-smart' ? { max: 100 } : undefined);
 for (const q of lsp.requests) {
   const huge = q.file.startsWith('huge');
