@@ -50,6 +50,9 @@ function testEntries(dir) {
   return out;
 }
 
+/** The loopback servers of the unit tests, built on their own too so the code-server suites reuse them. */
+const LOOPBACK_SERVERS = ['test/upload/server.ts', 'test/llm/chatServer.ts'].map((p) => join(root, p));
+
 /**
  * The shipped bundles load the embedded-Python analysis from dist/python.js on first use
  * (server/src/service/python/load.ts); test bundles include it.
@@ -85,7 +88,7 @@ await Promise.all([
   build({ ...common, entryPoints: { cli: 'server/src/cli/main.ts' }, outdir: 'dist', minify: true, banner: { js: '#!/usr/bin/env node' }, plugins: [pythonApart] }),
   build({
     ...common,
-    entryPoints: testEntries(join(root, 'test')),
+    entryPoints: [...testEntries(join(root, 'test')), ...LOOPBACK_SERVERS],
     outdir: 'out/test',
     outbase: 'test',
     packages: 'external',

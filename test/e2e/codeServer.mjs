@@ -235,6 +235,47 @@ export async function quickOpen(page, name) {
   await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 30_000 });
 }
 
+/**
+ * Runs a command from the Command Palette by its full title (e.g. `Tool Definition: Set Upload Token`),
+ * like a person would: F1, the title, and Enter once the matching row is focused.
+ */
+export async function runFromPalette(page, title) {
+  await openPalette(page, title);
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Enter');
+}
+
+/** The titles the Command Palette lists for `query` (commands hidden by their `when` clause are absent). */
+export async function paletteTitles(page, query) {
+  await openPalette(page, query);
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
+  const titles = await page.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts();
+  await page.keyboard.press('Escape');
+  return titles.map((t) => t.replace(/\u00a0/g, ' ').trim());
+}
+
+async function openPalette(page, query) {
+  const input = page.locator('.quick-input-widget .quick-input-box input.input');
+  await waitFor(async () => {
+    if (!(await input.isVisible())) await page.keyboard.press('F1');
+    return input.waitFor({ state: 'visible', timeout: 2000 }).then(() => true);
+  }, { timeout: 30_000, what: 'the Command Palette' });
+  await input.fill(`>${query}`);
+}
+
+/** Types `text` into the open input box (a password box too) and accepts it. */
+export async function answerInputBox(page, text) {
+  const input = page.locator('.quick-input-widget .quick-input-box input.input');
+  await input.waitFor({ state: 'visible', timeout: 30_000 });
+  await input.fill(text);
+  await page.keyboard.press('Enter');
+}
+
+/** A notification toast showing `text` (a string or RegExp). */
+export function notification(page, text) {
+  return page.locator('.notifications-toasts .notification-toast', { hasText: text });
+}
+
 /** Shows the Problems panel (Ctrl+Shift+M toggles it, so only press when it is hidden). */
 export async function openProblems(page) {
   const panel = page.locator('.markers-panel');
