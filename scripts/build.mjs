@@ -40,10 +40,13 @@ function generateValidators() {
   );
 }
 
+const EXTHOST = join(root, 'test/exthost');
+
 function testEntries(dir) {
   const out = [];
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
+    if (p === EXTHOST) continue; // runs inside VS Code, built apart below
     if (statSync(p).isDirectory()) out.push(...testEntries(p));
     else if (name.endsWith('.test.ts')) out.push(p);
   }
@@ -91,6 +94,15 @@ await Promise.all([
     entryPoints: [...testEntries(join(root, 'test')), ...LOOPBACK_SERVERS],
     outdir: 'out/test',
     outbase: 'test',
+    packages: 'external',
+    minify: false,
+    sourcemap: 'inline',
+  }),
+  // Extension-host tests (`extensionTestsPath` = out/exthost/index.js): one file per suite for mocha.
+  build({
+    ...common,
+    entryPoints: readdirSync(EXTHOST).filter((n) => n === 'index.ts' || n.endsWith('.test.ts')).map((n) => join(EXTHOST, n)),
+    outdir: 'out/exthost',
     packages: 'external',
     minify: false,
     sourcemap: 'inline',
