@@ -53,8 +53,8 @@ function testEntries(dir) {
   return out;
 }
 
-/** The loopback servers of the unit tests, built on their own too so the code-server suites reuse them. */
-const LOOPBACK_SERVERS = ['test/upload/server.ts', 'test/llm/chatServer.ts'].map((p) => join(root, p));
+/** The unit tests' fixtures and loopback servers, built on their own too so the code-server suites reuse them. */
+const SHARED_WITH_E2E = ['test/fixtures.ts', 'test/upload/server.ts', 'test/llm/chatServer.ts'].map((p) => join(root, p));
 
 /**
  * The shipped bundles load the embedded-Python analysis from dist/python.js on first use
@@ -91,7 +91,7 @@ await Promise.all([
   build({ ...common, entryPoints: { cli: 'server/src/cli/main.ts' }, outdir: 'dist', minify: true, banner: { js: '#!/usr/bin/env node' }, plugins: [pythonApart] }),
   build({
     ...common,
-    entryPoints: [...testEntries(join(root, 'test')), ...LOOPBACK_SERVERS],
+    entryPoints: [...testEntries(join(root, 'test')), ...SHARED_WITH_E2E],
     outdir: 'out/test',
     outbase: 'test',
     packages: 'external',

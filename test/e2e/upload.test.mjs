@@ -4,25 +4,16 @@
 import assert from 'node:assert/strict';
 import { after } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { smartTool } from '../../out/test/fixtures.js';
 import { json, parseMultipart, startServer } from '../../out/test/upload/server.js';
-import { answerInputBox, e2eSuite, notification, paletteTitles, quickOpen, runFromPalette, screenshot, waitFor } from './codeServer.mjs';
+import { answerInputBox, e2eSuite, notification, paletteTitles, quickOpen, runFromPalette, screenshot } from './codeServer.mjs';
 
 const TOKEN = 'tdk_e2e_9fQ2-secret';
 // CRLF, tabs and non-ASCII: any re-serialisation of the file on its way would change these bytes.
-const FILE = JSON.stringify({
-  version: '1.0',
-  metadata: {
-    tool_name: 'quoter',
-    tool_code: 'def execute(variables):\n    return "« " + variables["name"] + " »"\n',
-    description: 'Quotes a name — nicely.',
-    usage_notes: '',
-    model_version: ['gpt-4'],
-    creator: { name: 'Ann', email: '<EMAIL>', organization: 'Acme' },
-    variables: [{ name: 'name', description: 'A name', default: 'World' }],
-    expected_output: { type: 'text' },
-    timestamp: '2026-01-01T00:00:00Z',
-  },
-}, null, '\t').replace(/\n/g, '\r\n') + '\r\n';
+const FILE = JSON.stringify(JSON.parse(smartTool({
+  code: 'def execute(variables):\n    return "« " + variables["name"] + " »"\n',
+  metadata: { tool_name: 'quoter', description: 'Quotes a name — nicely.' },
+})), null, '\t').replace(/\n/g, '\r\n') + '\r\n';
 
 // The service accepts the file, reports its setup under way once, then ready.
 const service = await startServer((req, res, index) => {

@@ -60,7 +60,7 @@ describe('commands', () => {
     assert.equal(await vscode.commands.executeCommand('tooldef.editToolCode', llm), undefined);
     assert.equal(await vscode.commands.executeCommand('tooldef.editModelPrompt', smart), undefined);
     const prompt = await vscode.commands.executeCommand<vscode.TextEditor>('tooldef.editModelPrompt', llm);
-    await until('the prompt view', () => prompt?.document.getText() === 'Summarise {{text}}.');
+    await until('the prompt view', () => prompt?.document.getText() === 'Summarise {{text}} in {{target language}}.');
     assert.equal(prompt.document.languageId, 'markdown');
   });
 });

@@ -88,7 +88,7 @@ describe('Edit tool_code as Python', () => {
   it('reloads a clean view when the definition changes on disk', async () => {
     const { definition, view } = await openWithView('py_external_clean');
     const changed = 'def execute(variables):\n    return "changed outside"\n';
-    writeFileSync(definition.document.uri.fsPath, JSON.stringify(smartTool('py_external_clean', changed), null, 2) + '\n');
+    writeFileSync(definition.document.uri.fsPath, smartTool('py_external_clean', changed));
     await until('the view to show the change on disk', () => view.document.getText() === changed);
     assert.ok(!view.document.isDirty);
   });
@@ -96,9 +96,9 @@ describe('Edit tool_code as Python', () => {
   it('keeps both sides when the definition changes on disk while the view has unsaved edits', async () => {
     const { definition, view } = await openWithView('py_external_dirty');
     await append(view, ADDED);
-    const external = smartTool('py_external_dirty', 'def execute(variables):\n    return "changed outside"\n') as { metadata: Record<string, unknown> };
+    const external = JSON.parse(smartTool('py_external_dirty', 'def execute(variables):\n    return "changed outside"\n')) as { metadata: Record<string, unknown> };
     external.metadata.description = 'Changed outside.';
-    const externalText = JSON.stringify(external, null, 2) + '\n';
+    const externalText = JSON.stringify(external, null, 2);
     writeFileSync(definition.document.uri.fsPath, externalText);
     await until('the definition to reload from disk', () => definition.document.getText() === externalText);
 

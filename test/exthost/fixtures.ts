@@ -1,39 +1,11 @@
-// Definition files for the extension-host tests.
+// Definition files for the extension-host tests, each named for its file (`<name>.json`).
+import { llmTool as llm, smartTool as smart } from '../fixtures';
 
+/** Tabs, quotes, backslashes and non-ASCII: all escaped differently in the JSON string. */
 export const SMART_CODE = 'def execute(variables):\n\tpath = "C:\\\\temp\\\\" + variables["name"]\n\treturn "« " + path + " »"\n';
 
-export function smartTool(name: string, code = SMART_CODE): object {
-  return {
-    version: '1.0',
-    metadata: {
-      tool_name: name,
-      tool_code: code,
-      description: 'Builds a path.',
-      usage_notes: '',
-      model_version: ['gpt-4'],
-      creator: { name: 'Ann', email: '<EMAIL>', organization: 'Acme' },
-      variables: [{ name: 'name', description: 'A name', default: 'World' }],
-      expected_output: { type: 'text' },
-      timestamp: '2026-01-01T00:00:00Z',
-    },
-  };
-}
+export const smartTool = (name: string, code = SMART_CODE): string => smart({ code, metadata: { tool_name: name } });
 
-export function llmTool(name: string): object {
-  return {
-    version: '1.0',
-    model_prompt: 'Summarise {{text}}.',
-    metadata: {
-      prompt_name: name,
-      description: 'Summarises text.',
-      model_version: ['gpt-4'],
-      creator: { name: 'Ann', email: '<EMAIL>', organization: 'Acme' },
-      parameters: { temperature: 0.2 },
-      variables: [{ name: 'text', type: 'text', description: 'Text', default: '' }],
-      expected_output: { type: 'text' },
-      timestamp: '2026-01-01T00:00:00Z',
-    },
-  };
-}
+export const llmTool = (name: string): string => llm({ metadata: { prompt_name: name } });
 
 export const OTHER_JSON = { name: 'other', version: '1.0.0', scripts: { build: 'tsc' } };

@@ -24,7 +24,7 @@ describe('definition documents', () => {
 
   it('switches a JSON document once an edit makes it a definition', async () => {
     const editor = await openAs(await writeFixture('lang_growing.json', '{}\n'), 'json');
-    await editor.edit((b) => b.replace(new vscode.Range(0, 0, 0, 2), JSON.stringify(llmTool('lang_growing'), null, 2)));
+    await editor.edit((b) => b.replace(new vscode.Range(0, 0, 0, 2), llmTool('lang_growing')));
     await until('the edited document to become tooldef', () => editor.document.languageId === 'tooldef');
   });
 
