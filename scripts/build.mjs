@@ -40,15 +40,21 @@ function generateValidators() {
   );
 }
 
+const EXTHOST = join(root, 'test/exthost');
+
 function testEntries(dir) {
   const out = [];
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
+    if (p === EXTHOST) continue; // runs inside VS Code, built apart below
     if (statSync(p).isDirectory()) out.push(...testEntries(p));
     else if (name.endsWith('.test.ts')) out.push(p);
   }
   return out;
 }
+
+/** The unit tests' fixtures and loopback servers, built on their own too so the code-server suites reuse them. */
+const SHARED_WITH_E2E = ['test/fixtures.ts', 'test/upload/server.ts', 'test/llm/chatServer.ts'].map((p) => join(root, p));
 
 /**
  * The shipped bundles load the embedded-Python analysis from dist/python.js on first use
@@ -85,9 +91,18 @@ await Promise.all([
   build({ ...common, entryPoints: { cli: 'server/src/cli/main.ts' }, outdir: 'dist', minify: true, banner: { js: '#!/usr/bin/env node' }, plugins: [pythonApart] }),
   build({
     ...common,
-    entryPoints: testEntries(join(root, 'test')),
+    entryPoints: [...testEntries(join(root, 'test')), ...SHARED_WITH_E2E],
     outdir: 'out/test',
     outbase: 'test',
+    packages: 'external',
+    minify: false,
+    sourcemap: 'inline',
+  }),
+  // Extension-host tests (`extensionTestsPath` = out/exthost/index.js): one file per suite for mocha.
+  build({
+    ...common,
+    entryPoints: readdirSync(EXTHOST).filter((n) => n === 'index.ts' || n.endsWith('.test.ts')).map((n) => join(EXTHOST, n)),
+    outdir: 'out/exthost',
     packages: 'external',
     minify: false,
     sourcemap: 'inline',

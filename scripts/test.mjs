@@ -30,6 +30,7 @@ ensureDeps();
 run('node', ['scripts/build.mjs']);
 run('npx', ['tsc', '-p', 'tsconfig.json']);
 run('npx', ['tsc', '-p', 'client/tsconfig.json']);
+run('npx', ['tsc', '-p', 'test/exthost/tsconfig.json']);
 const suites = files('out/test', '.test.js');
 if (process.env.TOOLDEF_SKIP_E2E !== '1') {
   run('npm', ['run', 'package', '--silent']);

@@ -88,6 +88,8 @@ export function trackActiveKind(): vscode.Disposable[] {
   let timer: NodeJS.Timeout | undefined;
   return [
     vscode.window.onDidChangeActiveTextEditor(update),
+    // A language switch (a definition adopted as `tooldef`) reopens the document in the same editor.
+    vscode.workspace.onDidOpenTextDocument((doc) => doc === vscode.window.activeTextEditor?.document && update()),
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.document !== vscode.window.activeTextEditor?.document) return;
       clearTimeout(timer);

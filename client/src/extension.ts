@@ -7,6 +7,7 @@ import { adoptDefinitionDocuments, LANGUAGE_ID, sendForcedKinds, trackActiveKind
 import { RESULT_SCHEME, ResultDocuments } from './run/results';
 import { registerStatusBar } from './statusBar';
 import { registerEmbeddedEditing } from './embedded/features';
+import { EmbeddedFileSystem } from './embedded/provider';
 
 let client: LanguageClient | undefined;
 
@@ -14,6 +15,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const log = vscode.window.createOutputChannel('Tool Definitions', { log: true });
   const results = new ResultDocuments();
   const outputDiagnostics = vscode.languages.createDiagnosticCollection('tooldef-output');
+  const embedded = new EmbeddedFileSystem();
   context.subscriptions.push(
     log,
     results,
@@ -23,8 +25,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...trackActiveKind(),
     ...registerCodeLenses(),
     ...registerStatusBar(),
-    ...registerEmbeddedEditing(),
-    ...registerCommands({ extension: context, log, results, outputDiagnostics, client: () => client }),
+    ...registerEmbeddedEditing(embedded),
+    ...registerCommands({ extension: context, log, results, outputDiagnostics, embedded, client: () => client }),
   );
   client = createClient(context, log);
   try {

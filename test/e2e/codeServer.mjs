@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium } from 'playwright-core';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const RESULTS_DIR = join(REPO, 'test-results', 'e2e');
 const SETUP_SCRIPT = join(REPO, 'scripts', 'setup-code-server.sh');
 const CHROMIUM = '/usr/bin/chromium';
@@ -121,6 +121,8 @@ const DEFAULT_SETTINGS = {
   'extensions.ignoreRecommendations': true,
   'chat.commandCenter.enabled': false,
   'git.enabled': false,
+  // The web workbench saves after a delay by default, desktop VS Code does not: test what most users have.
+  'files.autoSave': 'off',
 };
 
 function tail(file, chars = 3000) {
@@ -128,12 +130,13 @@ function tail(file, chars = 3000) {
 }
 
 /**
- * Installs `vsix` into fresh temp user-data/extensions dirs and starts code-server on a free
- * loopback port serving `folder`. Resolves once it answers HTTP. `stop()` kills the whole
+ * Installs `vsix` (if given) into fresh temp user-data/extensions dirs and starts code-server on a
+ * free loopback port serving `folder`, with `env` added to its environment (which its extension
+ * host inherits). Resolves once it answers HTTP. `stop()` kills the whole
  * process group (code-server forks an extension host and a file watcher) and removes the dirs.
  * Its output goes to test-results/e2e/code-server-<port>.log, which survives for CI artifacts.
  */
-export async function startCodeServer({ vsix, folder, trust = false, settings = {}, entry }) {
+export async function startCodeServer({ vsix, folder, trust = false, settings = {}, env: extraEnv = {}, entry }) {
   entry ??= await ensureCodeServer();
   const root = await makeTempDir('code-server-e2e-');
   const userData = join(root, 'user-data');
@@ -144,7 +147,7 @@ export async function startCodeServer({ vsix, folder, trust = false, settings = 
   // config (with a password) and state under the real $HOME.
   await writeFile(join(root, 'config.yaml'), '');
   const env = { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg-config'),
-    XDG_DATA_HOME: join(root, 'xdg-data'), XDG_CACHE_HOME: join(root, 'xdg-cache') };
+    XDG_DATA_HOME: join(root, 'xdg-data'), XDG_CACHE_HOME: join(root, 'xdg-cache'), ...extraEnv };
   const common = [entry, '--config', join(root, 'config.yaml'), '--user-data-dir', userData,
     '--extensions-dir', join(root, 'extensions')];
 
@@ -171,7 +174,7 @@ export async function startCodeServer({ vsix, folder, trust = false, settings = 
   };
 
   try {
-    await run(process.execPath, [...common, '--install-extension', vsix], env, logFile);
+    if (vsix) await run(process.execPath, [...common, '--install-extension', vsix], env, logFile);
 
     const fd = openSync(logFile, 'a');
     child = spawn(process.execPath, [...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
@@ -205,14 +208,29 @@ async function run(cmd, args, env, logFile) {
   if (code !== 0) throw new Error(`${args.slice(-2).join(' ')} failed with exit code ${code}`);
 }
 
-/** Launches headless Chromium on the workbench for `folder` and waits until it renders. */
-export async function openWorkbench(url, folder) {
+/**
+ * Launches headless Chromium on the workbench for `folder` and waits until it renders. With
+ * `extensionTests` (a test module exporting `run()`), the workbench is an extension development
+ * host for this repository that runs those tests in the server's extension host, passed through
+ * the workbench's `payload` parameter; `exitCode` then resolves with the extension host's exit
+ * code, which the workbench hands to `window.codeAutomationExit` as it does for VS Code's own
+ * automated tests.
+ */
+export async function openWorkbench(url, folder, { extensionTests } = {}) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${url}/?folder=${encodeURIComponent(folder)}`);
+    let query = `folder=${encodeURIComponent(folder)}`;
+    let exitCode;
+    if (extensionTests) {
+      const remote = (path) => `vscode-remote://${new URL(url).host}${path}`;
+      exitCode = new Promise((resolve) => page.exposeFunction('codeAutomationExit', (code) => resolve(code)));
+      const payload = [['extensionDevelopmentPath', remote(REPO.replace(/\/$/, ''))], ['extensionTestsPath', remote(extensionTests)]];
+      query += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    }
+    await page.goto(`${url}/?${query}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
-    return { browser, page };
+    return { browser, page, exitCode };
   } catch (e) {
     await browser.close();
     throw e;
@@ -233,6 +251,47 @@ export async function quickOpen(page, name) {
     .waitFor({ timeout: 30_000 });
   await page.keyboard.press('Enter');
   await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 30_000 });
+}
+
+/**
+ * Runs a command from the Command Palette by its full title (e.g. `Tool Definition: Set Upload Token`),
+ * like a person would: F1, the title, and Enter once the matching row is focused.
+ */
+export async function runFromPalette(page, title) {
+  await openPalette(page, title);
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Enter');
+}
+
+/** The titles the Command Palette lists for `query` (commands hidden by their `when` clause are absent). */
+export async function paletteTitles(page, query) {
+  await openPalette(page, query);
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
+  const titles = await page.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts();
+  await page.keyboard.press('Escape');
+  return titles.map((t) => t.replace(/\u00a0/g, ' ').trim());
+}
+
+async function openPalette(page, query) {
+  const input = page.locator('.quick-input-widget .quick-input-box input.input');
+  await waitFor(async () => {
+    if (!(await input.isVisible())) await page.keyboard.press('F1');
+    return input.waitFor({ state: 'visible', timeout: 2000 }).then(() => true);
+  }, { timeout: 30_000, what: 'the Command Palette' });
+  await input.fill(`>${query}`);
+}
+
+/** Types `text` into the open input box (a password box too) and accepts it. */
+export async function answerInputBox(page, text) {
+  const input = page.locator('.quick-input-widget .quick-input-box input.input');
+  await input.waitFor({ state: 'visible', timeout: 30_000 });
+  await input.fill(text);
+  await page.keyboard.press('Enter');
+}
+
+/** A notification toast showing `text` (a string or RegExp). */
+export function notification(page, text) {
+  return page.locator('.notifications-toasts .notification-toast', { hasText: text });
 }
 
 /** Shows the Problems panel (Ctrl+Shift+M toggles it, so only press when it is hidden). */
@@ -281,10 +340,11 @@ export const VSIX = resolve(process.env.TOOLDEF_VSIX ?? 'dist/tooldef.vsix');
 /**
  * Registers a suite's prerequisites test (the packaged extension, code-server installed: minutes on
  * a fresh machine, so a test of its own — node:test counts `before` hooks against the first test's
- * timeout) and returns `workbenchTest(name, { files, trust, settings }, body)`. Each workbench test
- * writes `files` into a fresh workspace folder, starts code-server with the extension, opens the
- * workbench and runs `body({ page, folder })`; on failure it keeps a screenshot, and it always stops
- * everything it started.
+ * timeout) and returns `workbenchTest(name, { files, trust, settings, env, extensionTests }, body)`.
+ * Each workbench test writes `files` into a fresh workspace folder, starts code-server with the
+ * packaged extension (or, with `extensionTests`, with this repository as the extension under
+ * development, see openWorkbench), opens the workbench and runs `body({ page, folder, exitCode, t })`;
+ * on failure it keeps a screenshot, and it always stops everything it started.
  */
 export function e2eSuite(prefix) {
   let entry;
@@ -292,22 +352,22 @@ export function e2eSuite(prefix) {
     assert.ok(existsSync(VSIX), `No packaged extension at ${VSIX}: run \`npm run package\` first (or set TOOLDEF_VSIX to a .vsix).`);
     entry = await ensureCodeServer({ signal: t.signal });
   });
-  return (name, { files, trust = false, settings = {} }, body) =>
+  return (name, { files, trust = false, settings = {}, env = {}, extensionTests }, body) =>
     test(name, { timeout: 4 * 60_000 }, async (t) => {
       if (!entry) return t.skip('prerequisites failed');
       const folder = await makeTempDir(`e2e-${prefix}-`);
-      let server, browser, page;
+      let server, browser, page, exitCode;
       try {
         for (const [file, content] of Object.entries(files)) {
           await writeFile(join(folder, file), typeof content === 'string' ? content : JSON.stringify(content, null, 2) + '\n');
         }
-        server = await startCodeServer({ vsix: VSIX, folder, entry, trust, settings });
-        ({ browser, page } = await openWorkbench(server.url, folder));
+        server = await startCodeServer({ vsix: extensionTests ? undefined : VSIX, folder, entry, trust, settings, env });
+        ({ browser, page, exitCode } = await openWorkbench(server.url, folder, { extensionTests }));
         // On timeout, closing the browser makes every pending wait fail at once, so cleanup runs now.
         const closeBrowser = () => browser.close().catch(() => {});
         if (t.signal.aborted) await closeBrowser();
         t.signal.addEventListener('abort', closeBrowser);
-        await body({ page, folder });
+        await body({ page, folder, exitCode, t });
       } catch (e) {
         if (page) await screenshot(page, `${prefix}-99-failure`).catch(() => {});
         throw e;

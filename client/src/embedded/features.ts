@@ -4,23 +4,23 @@ import { LineIndex } from '../../../server/src/service/positions';
 import { ToolModel } from '../../../server/src/service/model';
 import { LANGUAGE_ID } from '../definitionDocuments';
 import { readEmbedded, type EmbeddedField } from './content';
-import { EMBEDDED_SCHEME, EmbeddedFileSystem, embeddedUri } from './provider';
+import { EMBEDDED_SCHEME, type ViewLinks } from './links';
+import type { EmbeddedFileSystem } from './provider';
 
 /** Edit tool_code as Python / Edit model_prompt: the field as a document of its own, beside the file. */
-export function editEmbeddedCommand(field: EmbeddedField) {
+export function editEmbeddedCommand(links: ViewLinks, field: EmbeddedField) {
   return async (uri?: vscode.Uri): Promise<vscode.TextEditor | undefined> => {
     const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
     if (!doc || doc.languageId !== LANGUAGE_ID || !readEmbedded(doc.uri.toString(), doc.getText(), field)) {
       void vscode.window.showErrorMessage(`Open a tool definition whose ${field} is a string to edit it.`);
       return undefined;
     }
-    const embedded = await vscode.workspace.openTextDocument(embeddedUri(doc.uri, field));
+    const embedded = await vscode.workspace.openTextDocument(links.viewFor(doc.uri, field));
     return vscode.window.showTextDocument(embedded, { viewColumn: vscode.ViewColumn.Beside, preview: false });
   };
 }
 
-export function registerEmbeddedEditing(): vscode.Disposable[] {
-  const fs = new EmbeddedFileSystem();
+export function registerEmbeddedEditing(fs: EmbeddedFileSystem): vscode.Disposable[] {
   const diagnostics = vscode.languages.createDiagnosticCollection('tooldef-embedded');
   return [
     fs,
@@ -28,22 +28,24 @@ export function registerEmbeddedEditing(): vscode.Disposable[] {
     vscode.workspace.registerFileSystemProvider(EMBEDDED_SCHEME, fs, { isCaseSensitive: true }),
     vscode.languages.onDidChangeDiagnostics((e) => {
       // Only a change for a definition that has an embedded view open needs mirroring (each re-parses it).
-      const viewed = new Set(vscode.workspace.textDocuments.filter((d) => d.uri.scheme === EMBEDDED_SCHEME).map((d) => d.uri.query));
-      if (e.uris.some((u) => viewed.has(u.toString()))) mirrorDiagnostics(diagnostics);
+      const viewed = new Set(embeddedViews().map((d) => fs.links.resolve(d.uri).definition.toString()));
+      if (e.uris.some((u) => viewed.has(u.toString()))) mirrorDiagnostics(fs.links, diagnostics);
     }),
-    vscode.workspace.onDidOpenTextDocument((d) => d.uri.scheme === EMBEDDED_SCHEME && mirrorDiagnostics(diagnostics)),
-    vscode.languages.registerCompletionItemProvider({ scheme: EMBEDDED_SCHEME, language: 'markdown' }, { provideCompletionItems: placeholderCompletions }, '{'),
+    vscode.workspace.onDidOpenTextDocument((d) => d.uri.scheme === EMBEDDED_SCHEME && mirrorDiagnostics(fs.links, diagnostics)),
+    vscode.languages.registerCompletionItemProvider({ scheme: EMBEDDED_SCHEME, language: 'markdown' }, { provideCompletionItems: (view, position) => placeholderCompletions(fs.links, view, position) }, '{'),
   ];
 }
 
+function embeddedViews(): vscode.TextDocument[] {
+  return vscode.workspace.textDocuments.filter((d) => d.uri.scheme === EMBEDDED_SCHEME);
+}
+
 /** The definition's diagnostics inside an embedded field, shown at the same characters of its own view. */
-function mirrorDiagnostics(collection: vscode.DiagnosticCollection): void {
+function mirrorDiagnostics(links: ViewLinks, collection: vscode.DiagnosticCollection): void {
   collection.clear();
-  for (const view of vscode.workspace.textDocuments) {
-    if (view.uri.scheme !== EMBEDDED_SCHEME) continue;
-    const definition = vscode.Uri.parse(view.uri.query);
+  for (const view of embeddedViews()) {
+    const { definition, field } = links.resolve(view.uri);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === definition.toString());
-    const field = view.uri.path.endsWith('.py') ? 'tool_code' : 'model_prompt';
     const embedded = doc && readEmbedded(definition.toString(), doc.getText(), field);
     if (!doc || !embedded) continue;
     const lines = new LineIndex(embedded.text);
@@ -65,11 +67,12 @@ function mirrorDiagnostics(collection: vscode.DiagnosticCollection): void {
 }
 
 /** `{{` in an embedded model_prompt: the definition's variable names. */
-function placeholderCompletions(view: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] {
+function placeholderCompletions(links: ViewLinks, view: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] {
   const before = view.lineAt(position.line).text.slice(0, position.character);
   const open = before.lastIndexOf('{{');
   if (open < 0 || before.slice(open).includes('}}')) return [];
-  const definition = vscode.workspace.textDocuments.find((d) => d.uri.toString() === view.uri.query);
+  const target = links.resolve(view.uri).definition.toString();
+  const definition = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target);
   if (!definition) return [];
   const model = new ToolModel(TextDocument.create(definition.uri.toString(), LANGUAGE_ID, 0, definition.getText()));
   const after = view.lineAt(position.line).text.slice(position.character);

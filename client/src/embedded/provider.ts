@@ -1,31 +1,21 @@
 import * as vscode from 'vscode';
 import { readEmbedded, writeEmbedded, type EmbeddedField } from './content';
-
-export const EMBEDDED_SCHEME = 'tooldef-embedded';
-
-const EXTENSION: Record<EmbeddedField, string> = { tool_code: 'py', model_prompt: 'md' };
-
-/** `tooldef-embedded:/<definition path>/tool_code.py?<definition uri>` */
-export function embeddedUri(definition: vscode.Uri, field: EmbeddedField): vscode.Uri {
-  return vscode.Uri.from({ scheme: EMBEDDED_SCHEME, path: `${definition.path}/${field}.${EXTENSION[field]}`, query: definition.toString() });
-}
-
-function parse(uri: vscode.Uri): { definition: vscode.Uri; field: EmbeddedField } {
-  const field = uri.path.slice(uri.path.lastIndexOf('/') + 1).replace(/\.\w+$/, '');
-  if (field !== 'tool_code' && field !== 'model_prompt') throw vscode.FileSystemError.FileNotFound(uri);
-  return { definition: vscode.Uri.parse(uri.query), field };
-}
+import { ViewLinks } from './links';
 
 /**
  * A file system whose files are the string fields of open definition files: reading decodes the JSON
  * string, saving writes it back, escaped, as one undoable edit of the definition. Edits of the
  * definition (typing in it, or a change on disk) are announced as changes of the embedded file, so
  * VS Code reloads a clean view and reports a conflict for a dirty one instead of losing either side.
+ * Renames of the definition in VS Code are followed (`ViewLinks`).
  */
 export class EmbeddedFileSystem implements vscode.FileSystemProvider {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
+  readonly links = new ViewLinks();
   private readonly mtimes = new Map<string, number>();
+  /** The last mtime handed out: strictly increasing, so VS Code always sees a change as newer. */
+  private clock = 0;
   /** Saved content not yet applied to the definition (the edit runs after the save returns). */
   private readonly pending = new Map<string, Uint8Array>();
   private readonly subscriptions: vscode.Disposable[];
@@ -35,19 +25,23 @@ export class EmbeddedFileSystem implements vscode.FileSystemProvider {
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length) this.touch(e.document.uri);
       }),
+      vscode.workspace.onDidRenameFiles((e) => e.files.forEach((f) => this.links.renamed(f.oldUri, f.newUri))),
     ];
   }
 
   /** Marks the embedded files of a definition as changed. */
   private touch(definition: vscode.Uri): void {
     const events: vscode.FileChangeEvent[] = [];
-    for (const field of ['tool_code', 'model_prompt'] as const) {
-      const uri = embeddedUri(definition, field);
+    for (const uri of this.links.viewsOf(definition)) {
       if (!this.mtimes.has(uri.toString())) continue;
-      this.mtimes.set(uri.toString(), Date.now());
+      this.mtimes.set(uri.toString(), this.tick());
       events.push({ type: vscode.FileChangeType.Changed, uri });
     }
     if (events.length) this.changed.fire(events);
+  }
+
+  private tick(): number {
+    return (this.clock = Math.max(Date.now(), this.clock + 1));
   }
 
   watch(): vscode.Disposable {
@@ -62,16 +56,16 @@ export class EmbeddedFileSystem implements vscode.FileSystemProvider {
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const waiting = this.pending.get(uri.toString());
     if (waiting) return waiting;
-    const { definition, field } = parse(uri);
+    const { definition, field } = this.links.resolve(uri);
     const doc = await vscode.workspace.openTextDocument(definition);
     const embedded = readEmbedded(definition.toString(), doc.getText(), field);
     if (!embedded) throw vscode.FileSystemError.FileNotFound(uri);
-    if (!this.mtimes.has(uri.toString())) this.mtimes.set(uri.toString(), Date.now());
+    if (!this.mtimes.has(uri.toString())) this.mtimes.set(uri.toString(), this.tick());
     return Buffer.from(embedded.text, 'utf8');
   }
 
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
-    const { definition, field } = parse(uri);
+    const { definition, field } = this.links.resolve(uri);
     const doc = await vscode.workspace.openTextDocument(definition);
     if (!writeEmbedded(definition.toString(), doc.getText(), field, '')) {
       throw vscode.FileSystemError.Unavailable(`${field} is no longer a string in ${definition.fsPath}; its text was not written back.`);
@@ -79,10 +73,15 @@ export class EmbeddedFileSystem implements vscode.FileSystemProvider {
     // The workbench applies edits only once this save has finished, so the edit of the definition is
     // queued; until it lands, reads of this file answer the saved content.
     this.pending.set(uri.toString(), content);
-    this.mtimes.set(uri.toString(), Date.now());
+    this.mtimes.set(uri.toString(), this.tick());
     setTimeout(() => void this.applyPending(uri, definition, field), 0);
   }
 
+  /**
+   * Applies a saved view to its definition. A definition shown in an editor keeps the edit unsaved
+   * there, undoable like any other; one whose editor was closed is saved too, since nobody would see
+   * (or save) an edit made to a file no editor shows.
+   */
   private async applyPending(uri: vscode.Uri, definition: vscode.Uri, field: EmbeddedField): Promise<void> {
     const content = this.pending.get(uri.toString());
     if (!content) return;
@@ -93,6 +92,8 @@ export class EmbeddedFileSystem implements vscode.FileSystemProvider {
       if (edit) workspaceEdit.replace(definition, new vscode.Range(doc.positionAt(edit.offset), doc.positionAt(edit.offset + edit.length)), edit.newText);
       if (!edit || !(await vscode.workspace.applyEdit(workspaceEdit))) {
         void vscode.window.showErrorMessage(`Could not write ${field} back into ${definition.fsPath}: the field is no longer a string there.`);
+      } else if (!isInEditor(definition) && !(await doc.save())) {
+        void vscode.window.showErrorMessage(`Wrote ${field} back into ${definition.fsPath}, but could not save it; open it to save.`);
       }
     } finally {
       this.pending.delete(uri.toString());
@@ -116,4 +117,9 @@ export class EmbeddedFileSystem implements vscode.FileSystemProvider {
     this.changed.dispose();
     for (const s of this.subscriptions) s.dispose();
   }
+}
+
+function isInEditor(uri: vscode.Uri): boolean {
+  const key = uri.toString();
+  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key));
 }

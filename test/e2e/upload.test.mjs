@@ -1,0 +1,66 @@
+// Upload Tool Definition in a real VS Code (code-server + headless Chromium) against the unit tests'
+// loopback upload server: the token set through Set Upload Token's input box, the upload started
+// from the code lens, the service's setup followed with progress to the success notification.
+import assert from 'node:assert/strict';
+import { after } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { smartTool } from '../../out/test/fixtures.js';
+import { json, parseMultipart, startServer } from '../../out/test/upload/server.js';
+import { answerInputBox, e2eSuite, notification, paletteTitles, quickOpen, runFromPalette, screenshot } from './codeServer.mjs';
+
+const TOKEN = 'tdk_e2e_9fQ2-secret';
+// CRLF, tabs and non-ASCII: any re-serialisation of the file on its way would change these bytes.
+const FILE = JSON.stringify(JSON.parse(smartTool({
+  code: 'def execute(variables):\n    return "« " + variables["name"] + " »"\n',
+  metadata: { tool_name: 'quoter', description: 'Quotes a name — nicely.' },
+})), null, '\t').replace(/\n/g, '\r\n') + '\r\n';
+
+// The service accepts the file, reports its setup under way once, then ready.
+const service = await startServer((req, res, index) => {
+  if (req.method === 'POST') return json(res, 202, { status: 'queued', statusUrl: `${service.origin}/status/quoter` }, { 'retry-after': '1' });
+  if (index === 1) return json(res, 200, { status: 'installing requirements', progress: 40 });
+  return json(res, 200, { status: 'ready' });
+});
+after(() => service.close());
+
+const workbenchTest = e2eSuite('upload');
+
+workbenchTest('Upload from the code lens sends the original bytes with the token and follows the setup', { files: { 'quoter.json': FILE }, settings: { 'tooldef.upload.url': `${service.origin}/upload` } }, async ({ page }) => {
+  await quickOpen(page, 'quoter.json');
+  const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Upload' });
+  await lens.waitFor({ timeout: 90_000 });
+
+  // The palette offers a smart tool's commands, not an LLM tool's.
+  const titles = await paletteTitles(page, 'Tool Definition: ');
+  for (const title of ['Upload Tool Definition', 'Set Upload Token', 'Run Smart Tool', 'Edit tool_code as Python']) {
+    assert.ok(titles.some((t) => t.endsWith(title)), `"${title}" in the palette: ${titles.join(' | ')}`);
+  }
+  for (const title of ['Run LLM Tool', 'Preview LLM Prompt', 'Edit model_prompt']) {
+    assert.ok(!titles.some((t) => t.endsWith(title)), `no "${title}" in the palette for a smart tool: ${titles.join(' | ')}`);
+  }
+
+  await runFromPalette(page, 'Tool Definition: Set Upload Token');
+  await answerInputBox(page, TOKEN);
+  await notification(page, 'Upload token saved in secret storage.').waitFor({ timeout: 30_000 });
+
+  await lens.click();
+  const setup = notification(page, /Uploading tool definition.*installing requirements \(40%\)/s);
+  await setup.waitFor({ timeout: 30_000 });
+  await screenshot(page, 'upload-01-setup-progress');
+  await notification(page, "Uploaded quoter.json; the service's setup finished: ready").waitFor({ timeout: 30_000 });
+  await sleep(500); // the toast slides in
+  await screenshot(page, 'upload-02-done');
+
+  const [post, ...polls] = service.received;
+  assert.equal(post.method, 'POST');
+  assert.equal(post.path, '/upload');
+  assert.equal(post.headers.authorization, `Bearer ${TOKEN}`);
+  const [part] = parseMultipart(post.body, post.headers['content-type']);
+  assert.equal(part.name, 'file');
+  assert.equal(part.filename, 'quoter.json');
+  assert.ok(part.data.equals(Buffer.from(FILE, 'utf8')), 'the file as saved, byte for byte');
+  assert.deepEqual(polls.map((p) => [p.method, p.path, p.headers.authorization]), [
+    ['GET', '/status/quoter', `Bearer ${TOKEN}`],
+    ['GET', '/status/quoter', `Bearer ${TOKEN}`],
+  ]);
+});

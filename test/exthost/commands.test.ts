@@ -1,0 +1,66 @@
+// Commands through the API: all registered, kind-specific ones offered (code lenses, palette `when`
+// clauses) only for their kind, and refusing a file of the other kind.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { afterEach, before, describe, it } from 'mocha';
+import { llmTool, OTHER_JSON, smartTool } from './fixtures';
+import { activeExtension, closeAll, openAs, until, writeFixture } from './workspace';
+
+interface Manifest {
+  contributes: { commands: { command: string; category: string }[]; menus: { commandPalette: { command: string; when: string }[] } };
+}
+
+const SMART_ONLY = ['tooldef.runSmartTool', 'tooldef.runSmartToolWithDefaults', 'tooldef.stopRun', 'tooldef.editToolCode'];
+const LLM_ONLY = ['tooldef.previewPrompt', 'tooldef.runLlmTool', 'tooldef.editModelPrompt'];
+const ANY_DEFINITION = ['tooldef.upload', 'tooldef.setAvatar'];
+
+async function lensCommands(uri: vscode.Uri): Promise<string[]> {
+  const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+  return lenses.map((l) => l.command?.command ?? '').sort();
+}
+
+describe('commands', () => {
+  let manifest: Manifest;
+  before(async () => {
+    manifest = (await activeExtension()).packageJSON as Manifest;
+  });
+  afterEach(closeAll);
+
+  it('registers every contributed command, each in the Tool Definition category', async () => {
+    const registered = new Set(await vscode.commands.getCommands(true));
+    assert.deepEqual(manifest.contributes.commands.filter((c) => !registered.has(c.command)).map((c) => c.command), []);
+    assert.deepEqual(manifest.contributes.commands.filter((c) => c.category !== 'Tool Definition').map((c) => c.command), []);
+  });
+
+  it('shows kind-specific commands in the palette only for their kind', () => {
+    const when = new Map(manifest.contributes.menus.commandPalette.map((m) => [m.command, m.when]));
+    for (const id of SMART_ONLY) assert.equal(when.get(id), 'tooldef.activeKind == smart', id);
+    for (const id of LLM_ONLY) assert.equal(when.get(id), 'tooldef.activeKind == llm', id);
+    for (const id of ANY_DEFINITION) assert.equal(when.get(id), 'tooldef.activeKind', id);
+  });
+
+  it('offers code lenses per kind, and none on other JSON', async () => {
+    const smart = await writeFixture('lens_smart.json', smartTool('lens_smart'));
+    const llm = await writeFixture('lens_llm.json', llmTool('lens_llm'));
+    const other = await writeFixture('lens_other.json', OTHER_JSON);
+    await openAs(smart, 'tooldef');
+    await openAs(llm, 'tooldef');
+    await openAs(other, 'json');
+    // The workspace is trusted here, so a smart tool can run.
+    assert.deepEqual(await lensCommands(smart), ['tooldef.editToolCode', 'tooldef.runSmartTool', 'tooldef.runSmartToolWithDefaults', 'tooldef.upload']);
+    assert.deepEqual(await lensCommands(llm), ['tooldef.editModelPrompt', 'tooldef.previewPrompt', 'tooldef.runLlmTool', 'tooldef.upload']);
+    assert.deepEqual(await lensCommands(other), []);
+  });
+
+  it('refuses Edit as Python on an LLM tool and Edit model_prompt on a smart tool', async () => {
+    const smart = await writeFixture('refuse_smart.json', smartTool('refuse_smart'));
+    const llm = await writeFixture('refuse_llm.json', llmTool('refuse_llm'));
+    await openAs(smart, 'tooldef');
+    await openAs(llm, 'tooldef');
+    assert.equal(await vscode.commands.executeCommand('tooldef.editToolCode', llm), undefined);
+    assert.equal(await vscode.commands.executeCommand('tooldef.editModelPrompt', smart), undefined);
+    const prompt = await vscode.commands.executeCommand<vscode.TextEditor>('tooldef.editModelPrompt', llm);
+    await until('the prompt view', () => prompt?.document.getText() === 'Summarise {{text}} in {{target language}}.');
+    assert.equal(prompt.document.languageId, 'markdown');
+  });
+});

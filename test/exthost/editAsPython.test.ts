@@ -1,0 +1,119 @@
+// Edit tool_code as Python through the API: the save writes back escaped as one undoable edit, and
+// closing, renaming or changing the definition behind the view's back loses neither side's edits.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { afterEach, before, describe, it } from 'mocha';
+import { SMART_CODE, smartTool } from './fixtures';
+import { activeExtension, closeAll, openAs, until, writeFixture } from './workspace';
+
+const ADDED = '# "done"\t\\ é\n';
+
+/** Opens `name` (a fresh smart tool) and its Python view; returns both editors. */
+async function openWithView(name: string): Promise<{ definition: vscode.TextEditor; view: vscode.TextEditor }> {
+  const definition = await openAs(await writeFixture(`${name}.json`, smartTool(name)), 'tooldef');
+  const view = await vscode.commands.executeCommand<vscode.TextEditor>('tooldef.editToolCode', definition.document.uri);
+  assert.ok(view, 'Edit tool_code as Python opened no editor');
+  assert.equal(view.document.languageId, 'python');
+  assert.equal(view.document.getText(), SMART_CODE);
+  return { definition, view };
+}
+
+async function append(editor: vscode.TextEditor, text: string): Promise<void> {
+  const end = editor.document.positionAt(editor.document.getText().length);
+  assert.ok(await editor.edit((b) => b.insert(end, text)));
+}
+
+const toolCode = (text: string): string => (JSON.parse(text) as { metadata: { tool_code: string } }).metadata.tool_code;
+const onDisk = (uri: vscode.Uri): string => readFileSync(uri.fsPath, 'utf8');
+
+describe('Edit tool_code as Python', () => {
+  before(activeExtension);
+  afterEach(closeAll);
+
+  it('writes a save back escaped, as one undoable edit of the definition', async () => {
+    const { definition, view } = await openWithView('py_roundtrip');
+    const original = definition.document.getText();
+    const version = definition.document.version;
+    await append(view, ADDED);
+    assert.ok(await view.document.save());
+
+    await until('the edit in the definition', () => definition.document.version > version);
+    assert.equal(definition.document.version, version + 1, 'one edit');
+    assert.equal(toolCode(definition.document.getText()), SMART_CODE + ADDED);
+    assert.ok(definition.document.getText().includes('# \\"done\\"\\t\\\\ é\\n'), 'escaped as JSON');
+    assert.ok(definition.document.isDirty, 'the definition keeps the edit unsaved, like any other edit');
+    assert.equal(onDisk(definition.document.uri), original);
+
+    await vscode.window.showTextDocument(definition.document);
+    await vscode.commands.executeCommand('undo');
+    await until('one undo to restore the definition', () => definition.document.getText() === original);
+    await until('the clean view to follow the undo', () => view.document.getText() === SMART_CODE);
+    assert.ok(!view.document.isDirty);
+  });
+
+  it('saves into the file on disk when the definition has no editor any more', async () => {
+    const { definition, view } = await openWithView('py_closed');
+    const uri = definition.document.uri;
+    const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+    assert.ok(tab && (await vscode.window.tabGroups.close(tab)));
+
+    await append(view, ADDED);
+    assert.ok(await view.document.save());
+    await until('the edit saved to disk', () => toolCode(onDisk(uri)) === SMART_CODE + ADDED);
+    const reopened = await vscode.workspace.openTextDocument(uri);
+    assert.ok(!reopened.isDirty);
+  });
+
+  it('follows a rename of the definition, so a save lands in the renamed file', async () => {
+    const { definition, view } = await openWithView('py_rename');
+    const from = definition.document.uri;
+    const to = vscode.Uri.joinPath(from, '../py_renamed.json');
+    await append(view, ADDED); // unsaved while the file is renamed
+
+    const rename = new vscode.WorkspaceEdit();
+    rename.renameFile(from, to);
+    assert.ok(await vscode.workspace.applyEdit(rename));
+    await until('the renamed file', () => existsSync(to.fsPath) && !existsSync(from.fsPath));
+
+    assert.ok(await view.document.save());
+    const renamed = await vscode.workspace.openTextDocument(to);
+    await until('the edit in the renamed definition', () => toolCode(renamed.getText()) === SMART_CODE + ADDED);
+    assert.ok(!existsSync(from.fsPath), 'the old path is not written again');
+    // Edit as Python on the renamed file shows the same view, not a second one.
+    const again = await vscode.commands.executeCommand<vscode.TextEditor>('tooldef.editToolCode', to);
+    assert.equal(again.document.uri.toString(), view.document.uri.toString());
+  });
+
+  it('reloads a clean view when the definition changes on disk', async () => {
+    const { definition, view } = await openWithView('py_external_clean');
+    const changed = 'def execute(variables):\n    return "changed outside"\n';
+    writeFileSync(definition.document.uri.fsPath, smartTool('py_external_clean', changed));
+    await until('the view to show the change on disk', () => view.document.getText() === changed);
+    assert.ok(!view.document.isDirty);
+  });
+
+  it('keeps both sides when the definition changes on disk while the view has unsaved edits', async () => {
+    const { definition, view } = await openWithView('py_external_dirty');
+    await append(view, ADDED);
+    const external = JSON.parse(smartTool('py_external_dirty', 'def execute(variables):\n    return "changed outside"\n')) as { metadata: Record<string, unknown> };
+    external.metadata.description = 'Changed outside.';
+    const externalText = JSON.stringify(external, null, 2);
+    writeFileSync(definition.document.uri.fsPath, externalText);
+    await until('the definition to reload from disk', () => definition.document.getText() === externalText);
+
+    // Saving the view now is VS Code's save conflict: refused, and the view keeps its edits.
+    assert.equal(await view.document.save(), false);
+    assert.ok(view.document.isDirty);
+    assert.equal(view.document.getText(), SMART_CODE + ADDED);
+    assert.equal(definition.document.getText(), externalText);
+    assert.equal(onDisk(definition.document.uri), externalText);
+
+    // Overwrite (what the conflict's compare view offers) writes only the field: the change on disk stays.
+    await vscode.window.showTextDocument(view.document);
+    await vscode.commands.executeCommand('workbench.files.action.acceptLocalChanges', view.document.uri);
+    await until('the view written into the changed definition', () => toolCode(definition.document.getText()) === SMART_CODE + ADDED);
+    assert.equal((JSON.parse(definition.document.getText()) as typeof external).metadata.description, 'Changed outside.');
+    assert.ok(!view.document.isDirty);
+  });
+});
