@@ -12,8 +12,9 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DocumentKindNotification } from './protocol';
 import { readConfig, type ServerConfig } from './lsp/config';
 import type { Kind } from './service/kind';
-import { runSafe } from './lsp/runSafe';
+import { logFailure, runSafe } from './lsp/runSafe';
 import { DefinitionIndex } from './lsp/workspaceIndex';
+import { runInSlices } from './lsp/slices';
 import { warmUpPython } from './lsp/warmUp';
 import { getLanguageService, ModelCache } from './service/languageService';
 import { isRuleCode } from './service/rules';
@@ -75,7 +76,7 @@ connection.onInitialized(() => {
     () => {
       revalidateAll();
       // Workspaces with smart tools compile the Python analysis while idle, not on the first open.
-      if (index.hasSmartTools()) setTimeout(() => runSafe(connection, 'warm-up', undefined, undefined, warmUpPython), 50);
+      if (index.hasSmartTools()) setTimeout(() => void runInSlices(warmUpPython(), () => false).catch((e) => logFailure(connection, 'warm-up', e)), 50);
     },
     (e) => connection.console.error(`Workspace scan failed: ${String(e)}`),
   );
@@ -119,17 +120,35 @@ function scheduleValidation(uri: string): void {
   );
 }
 
+/**
+ * Parses, runs the embedded-Python analysis in slices (requests are answered in between; a newer
+ * version or a close abandons it) and publishes the diagnostics of that version.
+ */
 function validate(uri: string): void {
   const doc = documents.get(uri);
   if (!doc) return;
   const version = doc.version;
-  const diagnostics = runSafe(connection, `validate ${uri}`, [], undefined, () => {
-    const model = models.get(doc, forcedKinds.get(uri));
-    if (index.setOpen(model)) revalidateOthers(uri);
-    return service.doValidation(model);
+  const stale = () => documents.get(uri) !== doc || doc.version !== version;
+  const model = runSafe(connection, `parse ${uri}`, undefined, undefined, () => {
+    const m = models.get(doc, forcedKinds.get(uri));
+    if (index.setOpen(m)) revalidateOthers(uri);
+    return m;
   });
-  if (documents.get(uri)?.version !== version || !Array.isArray(diagnostics)) return;
-  void connection.sendDiagnostics({ uri, version, diagnostics });
+  if (!model || model instanceof ResponseError) return;
+  const publish = (): void => {
+    const diagnostics = runSafe(connection, `validate ${uri}`, [], undefined, () => service.doValidation(model));
+    if (stale() || !Array.isArray(diagnostics)) return;
+    void connection.sendDiagnostics({ uri, version, diagnostics });
+  };
+  const python = model.pythonSteps();
+  if (!python) return publish();
+  runInSlices(python, stale).then(
+    (done) => done && publish(),
+    (e) => {
+      logFailure(connection, `Python analysis of ${uri}`, e);
+      publish();
+    },
+  );
 }
 
 function revalidateAll(): void {

@@ -516,6 +516,39 @@ describe('tooldef language server over stdio', () => {
   });
 });
 
+test('a large tool_code is analysed in slices: requests are answered meanwhile and a newer version replaces it', async () => {
+  // A fresh server: no warm-up has run, so the first analysis pays for loading and compiling too.
+  const client = await LspClient.start();
+  try {
+    const helpers = Array.from({ length: 1500 }, (_, i) => `def helper_${i}(value):\n    items = [p.strip() for p in str(value).split(",")]\n    return " ".join(items)\n`).join('\n');
+    const text = smartToolText(`${helpers}\ndef execute(variables):\n    return helper_1(variables["nmae"])\n`);
+    const u = uri('large.json');
+    await client.open(u, text);
+    const at = posOf(text, '"version"', 2);
+    let answeredBefore = 0;
+    let hovers = 0;
+    while (!client.diagnostics.has(u)) {
+      const hover = await client.request<Hover | null>('textDocument/hover', { textDocument: { uri: u }, position: at });
+      assert.match((hover!.contents as MarkupContent).value, /version/i);
+      hovers++;
+      if (!client.diagnostics.has(u)) answeredBefore++;
+    }
+    assert.ok(answeredBefore > 0, `${hovers} hovers, none answered before the diagnostics`);
+    assert.ok(client.diagnostics.get(u)!.diagnostics.some((d) => d.code === 'unknown-variable-key'));
+
+    // An edit right after the open of another copy: only the newer version's analysis is published.
+    const v = uri('large2.json');
+    await client.open(v, text);
+    const i = text.indexOf('nmae');
+    await client.change(v, [{ range: { start: client.document(v).positionAt(i), end: client.document(v).positionAt(i + 4) }, text: 'name' }]);
+    const ds = await client.waitForDiagnostics(v);
+    assert.equal(client.diagnostics.get(v)!.version, 2);
+    assert.ok(!ds.some((d) => d.code === 'unknown-variable-key'), JSON.stringify(ds.map((d) => d.code)));
+  } finally {
+    await client.dispose();
+  }
+});
+
 test('shutdown then exit ends the server process with status 0', async () => {
   const client = await LspClient.start();
   assert.ok(client.alive);

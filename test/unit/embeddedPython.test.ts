@@ -4,6 +4,7 @@ import type { TextEdit } from 'vscode-languageserver-types';
 import { applyEdits, codes, cursor, load, problems, smartTool } from '../helpers';
 import { WARM_UP_SAMPLE, warmUpPython } from '../../server/src/lsp/warmUp';
 import { analyzePython } from '../../server/src/service/python';
+import { finish } from '../../server/src/service/steps';
 
 const CODE = 'import requests\n\ndef execute(variables):\n\t"""Say \\"hi\\" 😀"""\n    city = variables["city"]\n    return requests.get("x").text + city\n';
 
@@ -79,9 +80,21 @@ describe('embedded Python in a smart tool', () => {
   });
 
   it('warms up on a sample that is valid Python with a valid execute', () => {
-    warmUpPython();
+    finish(warmUpPython());
     const codesFound = analyzePython(WARM_UP_SAMPLE).problems.map((p) => p.code);
     assert.ok(!codesFound.includes('python-syntax') && !codesFound.includes('missing-execute'), codesFound.join(', '));
+  });
+
+  it('finishes a partly run analysis when its result is read, with the same diagnostics', () => {
+    const code = 'def helper():\n    return 1\n\n'.repeat(400) + 'def execute(variables):\n    return variables["nmae"]\n';
+    const text = smartTool({ code });
+    const { service, model } = load(text);
+    const steps = model.pythonSteps()!;
+    for (let i = 0; i < 30; i++) assert.equal(steps.next().done, false);
+    assert.equal(model.pythonSteps(), steps, 'the same work is resumed, not restarted');
+    assert.deepEqual(service.doValidation(model), service.doValidation(load(text).model));
+    assert.ok(codes(text).includes('unknown-variable-key'));
+    assert.equal(model.pythonSteps(), undefined);
   });
 
   it('shows execute and the other top-level functions in the outline', () => {

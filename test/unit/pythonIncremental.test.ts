@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzePython, diffRange, PythonDocument, type PythonFacts } from '../../server/src/service/python/index';
 import { rng } from '../python/mutations';
+import { finish, type Steps } from '../../server/src/service/steps';
 
 /** A tool_code like the benchmark's large file: ~5,300 lines of helpers and one execute. */
 export function largeToolCode(lines = 5300): string {
@@ -168,5 +169,46 @@ describe('PythonDocument', () => {
     // Generous bounds: the machine is shared; the numbers above are the measurement.
     assert.ok(full[0] < 1000, report);
     assert.ok(keys[100] < 25, report);
+  });
+
+  describe('as resumable steps', () => {
+    /** Runs `n` steps; answers whether the generator finished. */
+    const advance = (steps: Steps<unknown>, n: number) => {
+      for (let i = 0; i < n; i++) if (steps.next().done) return true;
+      return false;
+    };
+    const src = largeToolCode(1200);
+    const edited = src.replace('def execute(variables):', 'def execute(variables):\n    x = variables["new"]');
+
+    it('yields many times on a large module and ends with the facts of update', () => {
+      const steps = new PythonDocument().updateSteps(src);
+      let yields = 0;
+      let r = steps.next();
+      for (; !r.done; r = steps.next()) yields++;
+      assert.ok(yields > 100, `${yields} yields`);
+      assert.deepEqual(normal(r.value), normal(new PythonDocument().update(src)));
+    });
+
+    it('leaves the document unchanged when abandoned half-way', () => {
+      const doc = new PythonDocument();
+      doc.update(src);
+      assert.equal(advance(doc.updateSteps(edited), 50), false);
+      assert.equal(doc.source, src);
+      const again = src.replace('items = items[:limit]', 'items = items[:limit + 1]');
+      assert.deepEqual(normal(doc.update(again)), normal(analyzePython(again)));
+    });
+
+    it('does not commit steps finished after a newer update', () => {
+      const doc = new PythonDocument();
+      doc.update(src);
+      const older = doc.updateSteps(edited);
+      advance(older, 20);
+      const newer = edited.replace('"new"', '"newer"');
+      doc.update(newer);
+      assert.deepEqual(normal(finish(older)), normal(analyzePython(edited)));
+      assert.equal(doc.source, newer);
+      const last = newer + 'y = 1\n';
+      assert.deepEqual(normal(doc.update(last)), normal(analyzePython(last)));
+    });
   });
 });

@@ -13,7 +13,11 @@ export function runSafe<T>(connection: Connection, what: string, fallback: T, to
     if (token?.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
     return result;
   } catch (e) {
-    connection.console.error(`${what} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    logFailure(connection, what, e);
     return fallback;
   }
+}
+
+export function logFailure(connection: Connection, what: string, e: unknown): void {
+  connection.console.error(`${what} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
 }

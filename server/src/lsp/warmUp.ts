@@ -1,4 +1,5 @@
 import { pythonAnalysis } from '../service/python/load';
+import type { Steps } from '../service/steps';
 
 /** A small module touching the grammar and the analysis paths a real tool_code takes. */
 export const WARM_UP_SAMPLE = `import json
@@ -51,9 +52,10 @@ done"""
 /**
  * The first analysis of a large tool_code pays for compiling the parser and the analysis (hundreds
  * of milliseconds). Running them on a small module while the server is idle after start-up moves
- * that cost out of the first real request.
+ * that cost out of the first real request; as steps, so that requests arriving meanwhile wait for
+ * one slice at most.
  */
-export function warmUpPython(): void {
+export function* warmUpPython(): Steps<void> {
   const doc = new (pythonAnalysis().PythonDocument)();
-  for (let i = 0; i < 20; i++) doc.update(i % 2 ? WARM_UP_SAMPLE : WARM_UP_SAMPLE.replace('metric', `metric${i}`));
+  for (let i = 0; i < 20; i++) yield* doc.updateSteps(i % 2 ? WARM_UP_SAMPLE : WARM_UP_SAMPLE.replace('metric', `metric${i}`));
 }

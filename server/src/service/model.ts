@@ -7,6 +7,7 @@ import { scanPlaceholders, type Placeholder } from './template';
 import { LineIndex } from './positions';
 import type { PythonDocument, PythonFacts } from './python';
 import { pythonAnalysis } from './python/load';
+import { finish, type Steps } from './steps';
 import type { Position } from 'vscode-languageserver-types';
 
 export interface VariableDecl {
@@ -21,6 +22,12 @@ export interface VariableDecl {
   /** String entries of `allowed_values`, when it is an array. */
   readonly allowedValues: string[] | undefined;
   readonly description: string | undefined;
+}
+
+export interface PythonModel {
+  readonly node: JsonNode;
+  readonly embedded: EmbeddedText;
+  readonly facts: PythonFacts;
 }
 
 export interface PromptModel {
@@ -49,7 +56,8 @@ export class ToolModel {
 
   /** Incremental Python state, handed from one version's model to the next. */
   private pythonDocument: PythonDocument | undefined;
-  private pythonMemo?: { node: JsonNode; embedded: EmbeddedText; facts: PythonFacts } | null;
+  private pythonMemo?: PythonModel | null;
+  private pythonWork?: Steps<void>;
 
   constructor(
     readonly document: TextDocument,
@@ -110,18 +118,32 @@ export class ToolModel {
   }
 
   /** `metadata.tool_code` of a smart tool, decoded, with the analysis of its Python. */
-  get python(): { node: JsonNode; embedded: EmbeddedText; facts: PythonFacts } | undefined {
-    if (this.pythonMemo === undefined) {
-      const node = this.kind === 'smart' ? child(this.metadata, 'tool_code') : undefined;
-      if (node?.type === 'string') {
-        const embedded = this.embedded(node);
-        this.pythonDocument ??= new (pythonAnalysis().PythonDocument)();
-        this.pythonMemo = { node, embedded, facts: this.pythonDocument.update(embedded.text) };
-      } else {
-        this.pythonMemo = null;
-      }
-    }
+  get python(): PythonModel | undefined {
+    const steps = this.pythonSteps();
+    if (steps) finish(steps);
     return this.pythonMemo ?? undefined;
+  }
+
+  /**
+   * What is left of computing `python`, as resumable steps (see ../steps.ts); undefined once done.
+   * The language server runs them in slices between requests; `python` finishes them at once, so
+   * whatever was already done is not done twice.
+   */
+  pythonSteps(): Steps<void> | undefined {
+    if (this.pythonMemo !== undefined) return undefined;
+    return (this.pythonWork ??= this.computePython());
+  }
+
+  private *computePython(): Steps<void> {
+    const node = this.kind === 'smart' ? child(this.metadata, 'tool_code') : undefined;
+    if (node?.type !== 'string') {
+      this.pythonMemo = null;
+      return;
+    }
+    const embedded = this.embedded(node);
+    this.pythonDocument ??= new (pythonAnalysis().PythonDocument)();
+    const facts = yield* this.pythonDocument.updateSteps(embedded.text);
+    this.pythonMemo = { node, embedded, facts };
   }
 
   /** The decoded content of a string node with its position map (decoded once by a valid parse). */

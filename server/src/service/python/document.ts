@@ -6,6 +6,10 @@ import { parser } from './grammar/parser';
 import { ChunkAnalyzer, type ChunkFacts, type RelProblem } from './analyze';
 import { lex } from './lexer';
 import type { PyProblem, PythonFacts, FunctionInfo } from './types';
+import { finish, type Steps } from '../steps';
+
+/** Parser steps (about one token each) between two yields of `updateSteps`. */
+const PARSE_STEPS_PER_YIELD = 256;
 
 
 /**
@@ -57,8 +61,9 @@ export class PythonDocument {
   private tree: Tree | undefined;
   private fragments: readonly TreeFragment[] = [];
   private previous: ChunkResult[] = [];
-  private change: ChangedRange | undefined;
   private last: PythonFacts | undefined;
+  /** Counts committed updates (see updateSteps). */
+  private generation = 0;
 
   /** The source of the last update. */
   get source(): string {
@@ -81,27 +86,40 @@ export class PythonDocument {
    * previous source `fromA..toA` replaced by `fromB..toB` of the new one).
    */
   update(source: string, change?: ChangedRange): PythonFacts {
-    if (this.last && source.length === this.text.length && source === this.text) return this.last;
-    this.change = undefined;
-    if (this.tree) {
-      const c = change ?? diffRange(this.text, source);
-      this.change = c;
-      this.fragments = c ? TreeFragment.applyChanges(this.fragments, [c]) : this.fragments;
-    }
-    this.tree = parser.parse(source, this.fragments.length ? this.fragments : undefined);
-    this.fragments = TreeFragment.addTree(this.tree, this.fragments);
-    this.text = source;
-    this.last = this.analyse();
-    return this.last;
+    return finish(this.updateSteps(source, change));
   }
 
-  private analyse(): PythonFacts {
-    const src = this.text;
-    const tree = this.tree!;
+  /**
+   * `update` as resumable steps, for a caller that interleaves it with other work (the language
+   * server answers requests between slices): the generator yields every few hundred parser steps
+   * and after each analysed top-level statement, and returns the facts. The document itself changes
+   * only at the last step, so a generator dropped half-way leaves it as it was, and one finished
+   * after another update has been committed is not committed itself.
+   */
+  *updateSteps(source: string, change?: ChangedRange): Steps<PythonFacts> {
+    if (this.last && source.length === this.text.length && source === this.text) return this.last;
+    const generation = this.generation;
+    const c = this.tree ? (change ?? diffRange(this.text, source)) : undefined;
+    const fragments = c ? TreeFragment.applyChanges(this.fragments, [c]) : this.fragments;
+    const parse = parser.startParse(source, fragments.length ? fragments : undefined);
+    let tree: Tree | null;
+    for (let steps = 1; !(tree = parse.advance()); steps++) if (steps % PARSE_STEPS_PER_YIELD === 0) yield;
+    const { facts, results } = yield* this.analyse(source, tree, c);
+    if (this.generation === generation) {
+      this.generation++;
+      this.tree = tree;
+      this.fragments = TreeFragment.addTree(tree, fragments);
+      this.text = source;
+      this.previous = results;
+      this.last = facts;
+    }
+    return facts;
+  }
+
+  private *analyse(src: string, tree: Tree, change: ChangedRange | undefined): Steps<{ facts: PythonFacts; results: ChunkResult[] }> {
     const chunks = this.chunks(tree.topNode, src);
     const results: ChunkResult[] = [];
     // Previous chunk results by their start, for reuse of chunks the change did not touch.
-    const change = this.change;
     const delta = change ? change.toB - change.fromB - (change.toA - change.fromA) : 0;
     const old = new Map<number, ChunkResult>();
     if (change) for (const r of this.previous) old.set(r.from, r);
@@ -169,8 +187,8 @@ export class PythonDocument {
       if (f.nestedExecute) nestedExecute = true;
       if (f.boundExecute) boundExecute = true;
       for (const s of f.secrets) problems.push(shift(s));
+      yield;
     }
-    this.previous = results;
     if (broken) {
       // CPython reports the first tokenizer error of the whole file in preference to any parser
       // error. Chunks were lexed on their own, which is exact while the module parses; once it does
@@ -217,7 +235,7 @@ export class PythonDocument {
       }
     }
     problems.sort((a, b) => a.start - b.start || a.end - b.end);
-    return facts;
+    return { facts, results };
   }
 
   /**
