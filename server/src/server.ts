@@ -76,11 +76,20 @@ connection.onInitialized(() => {
     () => {
       revalidateAll();
       // Workspaces with smart tools compile the Python analysis while idle, not on the first open.
-      if (index.hasSmartTools()) setTimeout(() => void runInSlices(warmUpPython(), () => false).catch((e) => logFailure(connection, 'warm-up', e)), 50);
+      if (index.hasSmartTools()) setTimeout(warmUp, 50);
     },
     (e) => connection.console.error(`Workspace scan failed: ${String(e)}`),
   );
 });
+
+function warmUp(): void {
+  connection.console.info('Warming the Python analysis up (the workspace has smart tools)');
+  const started = performance.now();
+  runInSlices(warmUpPython(service), () => false).then(
+    () => connection.console.info(`Python analysis warmed up in ${Math.round(performance.now() - started)} ms`),
+    (e) => logFailure(connection, 'warm-up', e),
+  );
+}
 
 async function refreshConfig(): Promise<void> {
   try {

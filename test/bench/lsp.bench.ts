@@ -1,7 +1,9 @@
 // The language server as an editor sees it: `node dist/server.js --stdio` spoken to over stdio.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import {
   CompletionRequest,
@@ -57,6 +59,8 @@ class Server {
   private stderr = '';
   private exited = false;
   private onGc?: (m: NodeJS.MemoryUsage) => void;
+  /** Messages the server logged (`window/logMessage`). */
+  readonly logged: string[] = [];
 
   private constructor(readonly proc: ChildProcess) {
     let line = '';
@@ -84,12 +88,12 @@ class Server {
     this.connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => null));
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.onRequest('window/workDoneProgress/create', () => null);
-    this.connection.onNotification('window/logMessage', () => {});
+    this.connection.onNotification('window/logMessage', (p: { message: string }) => void this.logged.push(p.message));
     this.connection.listen();
   }
 
   /** Spawns and initializes a server; `initializeMs` is spawn → initialize result. */
-  static async start(root: string, gcHook = false): Promise<{ server: Server; initializeMs: number }> {
+  static async start(root: string, gcHook = false, workspaceFolder?: string): Promise<{ server: Server; initializeMs: number }> {
     const hook = gcHook ? ['--expose-gc', '-r', join(root, 'test/bench/gc-preload.cjs')] : [];
     // e.g. TOOLDEF_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=out/bench/prof" to profile the servers.
     hook.push(...(process.env.TOOLDEF_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean));
@@ -101,7 +105,7 @@ class Server {
     await server.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       rootUri: null,
-      workspaceFolders: null,
+      workspaceFolders: workspaceFolder ? [{ uri: pathToFileURL(workspaceFolder).href, name: 'bench' }] : null,
       capabilities: CAPABILITIES,
       initializationOptions: {},
     });
@@ -171,6 +175,19 @@ class Server {
     return { version, done, t0 };
   }
 
+  /** Resolves with the match once the server logged a message matching `pattern`. */
+  async waitForLog(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      for (const m of this.logged) {
+        const match = m.match(pattern);
+        if (match) return match;
+      }
+      if (performance.now() > deadline) throw new Error(`the server did not log ${String(pattern)} within ${timeoutMs} ms; stderr: ${this.stderr}`);
+      await sleep(20);
+    }
+  }
+
   position(uri: string, offset: number) {
     return this.docs.get(uri)!.positionAt(offset);
   }
@@ -208,6 +225,8 @@ export interface LspResult {
   readonly afterSession: Memory;
   /** After the session and a forced full GC: what the server really retains. */
   readonly afterSessionGc: Memory & { heapUsedMB: number; externalMB: number };
+  /** How long the start-up warm-up of the Python analysis took (wall time, in slices). */
+  readonly warmUpMs: number;
   readonly didOpen: { file: string; ms: number }[];
   readonly didChange: { file: string; where: string; stats: Stats }[];
   readonly requests: RequestResult[];
@@ -273,6 +292,7 @@ export async function runLspBench(files: readonly BenchFile[], root: string, log
   const hugeLlm = byId('huge-llm');
   const hugeSmart = byId('huge-smart');
   const didOpen: LspResult['didOpen'] = [];
+  let warmUpMs = NaN;
   didOpen.push({ file: hugeLlm.id, ms: await a.open(hugeLlm) });
   await sleep(1000);
   const hugeLlmOpen = memoryOf(a.pid);
@@ -347,5 +367,19 @@ export async function runLspBench(files: readonly BenchFile[], root: string, log
   await request('hover on a placeholder', b, largeLlm, largeLlm.placeholderHoverOffset!, 'hover');
   await b.stop();
 
-  return { coldStart, nodeBaseline, idle, hugeLlmOpen, bothHugeOpen, afterSession, afterSessionGc, didOpen, didChange, requests, completionAfterEdit };
+  // Server C: started on a workspace folder holding a smart tool, so it warms the Python analysis up
+  // while idle; the large smart tool is opened once that is done, as a user would open it.
+  const folder = mkdtempSync(join(tmpdir(), 'tooldef-bench-'));
+  try {
+    writeFileSync(join(folder, 'small.json'), byId('small-smart').text);
+    const { server: c } = await Server.start(root, false, folder);
+    const warmed = await c.waitForLog(/warmed up in (\d+) ms/, 20_000);
+    warmUpMs = Number(warmed[1]);
+    didOpen.push({ file: 'large-smart (after the start-up warm-up)', ms: await c.open(largeSmart) });
+    await c.stop();
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+
+  return { coldStart, nodeBaseline, idle, hugeLlmOpen, bothHugeOpen, afterSession, afterSessionGc, didOpen, didChange, requests, completionAfterEdit, warmUpMs };
 }

@@ -1,5 +1,9 @@
 // LSP-level tests: the built server (dist/server.js) driven over stdio by test/lsp/lspClient.ts.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { mulberry32 } from '../random';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -546,6 +550,31 @@ test('a large tool_code is analysed in slices: requests are answered meanwhile a
     assert.ok(!ds.some((d) => d.code === 'unknown-variable-key'), JSON.stringify(ds.map((d) => d.code)));
   } finally {
     await client.dispose();
+  }
+});
+
+test('on a workspace with smart tools the Python analysis warms up in slices, answering requests meanwhile', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'tooldef-lsp-'));
+  writeFileSync(join(folder, 'tool.json'), smartToolText('def execute(variables):\n    return variables["name"]\n'));
+  const client = await LspClient.start({ workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'tools' }] });
+  try {
+    const logged = (pattern: RegExp) => client.log.some((l) => pattern.test(l.message));
+    const u = uri();
+    const text = llm();
+    await client.open(u, text);
+    const at = posOf(text, '"version"', 2);
+    let during = 0;
+    const deadline = Date.now() + 30_000;
+    while (!logged(/warmed up in \d+ ms/) && Date.now() < deadline) {
+      await client.request('textDocument/hover', { textDocument: { uri: u }, position: at });
+      if (logged(/^Warming the Python analysis up/) && !logged(/warmed up in/)) during++;
+    }
+    assert.ok(logged(/warmed up in \d+ ms/), client.log.map((l) => l.message).join('\n'));
+    assert.ok(during > 0, 'no request was answered while the warm-up ran');
+    assert.ok(!client.log.some((l) => l.type === 1), 'nothing failed');
+  } finally {
+    await client.dispose();
+    rmSync(folder, { recursive: true, force: true });
   }
 });
 

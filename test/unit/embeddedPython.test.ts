@@ -80,7 +80,7 @@ describe('embedded Python in a smart tool', () => {
   });
 
   it('warms up on a sample that is valid Python with a valid execute', () => {
-    finish(warmUpPython());
+    finish(warmUpPython(load('{}').service));
     const codesFound = analyzePython(WARM_UP_SAMPLE).problems.map((p) => p.code);
     assert.ok(!codesFound.includes('python-syntax') && !codesFound.includes('missing-execute'), codesFound.join(', '));
   });
