@@ -63,4 +63,19 @@ describe('commands', () => {
     await until('the prompt view', () => prompt?.document.getText() === 'Summarise {{text}} in {{target language}}.');
     assert.equal(prompt.document.languageId, 'markdown');
   });
+
+  it('completes the declared variable names after {{ in the model_prompt view', async () => {
+    const llm = await writeFixture('complete_llm.json', llmTool('complete_llm'));
+    await openAs(llm, 'tooldef');
+    const prompt = await vscode.commands.executeCommand<vscode.TextEditor>('tooldef.editModelPrompt', llm);
+    await until('the prompt view', () => prompt?.document.getText().startsWith('Summarise'));
+    const end = prompt.document.positionAt(prompt.document.getText().length);
+    await prompt.edit((b) => b.insert(end, ' {{'));
+    const at = prompt.document.positionAt(prompt.document.getText().length);
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', prompt.document.uri, at, '{');
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    for (const name of ['text', 'target language']) assert.ok(labels.includes(name), `${name} in ${labels.join(', ')}`);
+    const item = list.items.find((i) => i.label === 'target language')!;
+    assert.equal(item.insertText, 'target language}}');
+  });
 });

@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
-import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LineIndex } from '../../../server/src/service/positions';
-import { ToolModel } from '../../../server/src/service/model';
-import { LANGUAGE_ID } from '../definitionDocuments';
+import { LANGUAGE_ID, modelOf } from '../definitionDocuments';
 import { readEmbedded, type EmbeddedField } from './content';
 import { EMBEDDED_SCHEME, type ViewLinks } from './links';
 import type { EmbeddedFileSystem } from './provider';
@@ -74,7 +72,7 @@ function placeholderCompletions(links: ViewLinks, view: vscode.TextDocument, pos
   const target = links.resolve(view.uri).definition.toString();
   const definition = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target);
   if (!definition) return [];
-  const model = new ToolModel(TextDocument.create(definition.uri.toString(), LANGUAGE_ID, 0, definition.getText()));
+  const model = modelOf(definition);
   const after = view.lineAt(position.line).text.slice(position.character);
   const closed = after.startsWith('}}');
   const range = new vscode.Range(position.line, open + 2, position.line, position.character);
