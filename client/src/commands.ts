@@ -2,14 +2,14 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { newToolCommand, setAvatarCommand } from './authoring/commands';
 import { editEmbeddedCommand } from './embedded/features';
-import type { EmbeddedFileSystem } from './embedded/provider';
+import type { EmbeddedViews } from './embedded/views';
 import { previewPromptCommand, runLlmToolCommand, setApiKeyCommand, type LlmContext } from './llm/commands';
 import { runSmartToolCommand, stopRunCommand, type RunContext } from './run/runSmartTool';
 import { setUploadTokenCommand, uploadCommand } from './upload/commands';
 
 export interface CommandContext extends RunContext, LlmContext {
   readonly client: () => LanguageClient | undefined;
-  readonly embedded: EmbeddedFileSystem;
+  readonly embedded: EmbeddedViews;
 }
 
 /** Every command of the extension, as factories registered from one table. */
@@ -27,8 +27,8 @@ const COMMANDS: Record<string, (ctx: CommandContext) => (...args: never[]) => un
   'tooldef.setLlmApiKey': (ctx) => setApiKeyCommand(ctx),
   'tooldef.upload': (ctx) => uploadCommand(ctx),
   'tooldef.setUploadToken': (ctx) => setUploadTokenCommand(ctx),
-  'tooldef.editToolCode': (ctx) => editEmbeddedCommand(ctx.embedded.links, 'tool_code'),
-  'tooldef.editModelPrompt': (ctx) => editEmbeddedCommand(ctx.embedded.links, 'model_prompt'),
+  'tooldef.editToolCode': (ctx) => editEmbeddedCommand(ctx.embedded, 'tool_code'),
+  'tooldef.editModelPrompt': (ctx) => editEmbeddedCommand(ctx.embedded, 'model_prompt'),
   'tooldef.newSmartTool': () => newToolCommand('smart'),
   'tooldef.newLlmTool': () => newToolCommand('llm'),
   'tooldef.setAvatar': () => setAvatarCommand(),

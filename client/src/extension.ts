@@ -7,7 +7,7 @@ import { adoptDefinitionDocuments, LANGUAGE_ID, sendForcedKinds, trackActiveKind
 import { RESULT_SCHEME, ResultDocuments } from './run/results';
 import { registerStatusBar } from './statusBar';
 import { registerEmbeddedEditing } from './embedded/features';
-import { EmbeddedFileSystem } from './embedded/provider';
+import { EmbeddedViews } from './embedded/views';
 
 let client: LanguageClient | undefined;
 
@@ -15,7 +15,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const log = vscode.window.createOutputChannel('Tool Definitions', { log: true });
   const results = new ResultDocuments();
   const outputDiagnostics = vscode.languages.createDiagnosticCollection('tooldef-output');
-  const embedded = new EmbeddedFileSystem();
+  const embedded = new EmbeddedViews(context.storageUri ?? context.globalStorageUri, context.workspaceState);
   context.subscriptions.push(
     log,
     results,

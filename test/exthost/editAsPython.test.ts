@@ -15,6 +15,10 @@ async function openWithView(name: string): Promise<{ definition: vscode.TextEdit
   const view = await vscode.commands.executeCommand<vscode.TextEditor>('tooldef.editToolCode', definition.document.uri);
   assert.ok(view, 'Edit tool_code as Python opened no editor');
   assert.equal(view.document.languageId, 'python');
+  // A real file, so that Pylance, linters and formatters (which serve `file` documents) work on it.
+  assert.equal(view.document.uri.scheme, 'file');
+  assert.ok(view.document.uri.path.endsWith(`/${name}.tool_code.py`), view.document.uri.path);
+  assert.equal(onDisk(view.document.uri), SMART_CODE);
   assert.equal(view.document.getText(), SMART_CODE);
   return { definition, view };
 }
@@ -48,8 +52,7 @@ describe('Edit tool_code as Python', () => {
     await vscode.window.showTextDocument(definition.document);
     await vscode.commands.executeCommand('undo');
     await until('one undo to restore the definition', () => definition.document.getText() === original);
-    await until('the clean view to follow the undo', () => view.document.getText() === SMART_CODE);
-    assert.ok(!view.document.isDirty);
+    await until('the clean view to follow the undo, and stay clean', () => view.document.getText() === SMART_CODE && !view.document.isDirty);
   });
 
   it('saves into the file on disk when the definition has no editor any more', async () => {
@@ -62,7 +65,7 @@ describe('Edit tool_code as Python', () => {
     assert.ok(await view.document.save());
     await until('the edit saved to disk', () => toolCode(onDisk(uri)) === SMART_CODE + ADDED);
     const reopened = await vscode.workspace.openTextDocument(uri);
-    assert.ok(!reopened.isDirty);
+    await until('the definition saved', () => !reopened.isDirty);
   });
 
   it('follows a rename of the definition, so a save lands in the renamed file', async () => {
@@ -89,8 +92,7 @@ describe('Edit tool_code as Python', () => {
     const { definition, view } = await openWithView('py_external_clean');
     const changed = 'def execute(variables):\n    return "changed outside"\n';
     writeFileSync(definition.document.uri.fsPath, smartTool('py_external_clean', changed));
-    await until('the view to show the change on disk', () => view.document.getText() === changed);
-    assert.ok(!view.document.isDirty);
+    await until('the view to show the change on disk, and stay clean', () => view.document.getText() === changed && !view.document.isDirty);
   });
 
   it('keeps both sides when the definition changes on disk while the view has unsaved edits', async () => {
@@ -115,5 +117,15 @@ describe('Edit tool_code as Python', () => {
     await until('the view written into the changed definition', () => toolCode(definition.document.getText()) === SMART_CODE + ADDED);
     assert.equal((JSON.parse(definition.document.getText()) as typeof external).metadata.description, 'Changed outside.');
     assert.ok(!view.document.isDirty);
+  });
+
+  it('follows a change on disk of a definition whose editor was closed', async () => {
+    const { definition, view } = await openWithView('py_closed_external');
+    const uri = definition.document.uri;
+    const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+    assert.ok(tab && (await vscode.window.tabGroups.close(tab)));
+    const changed = 'def execute(variables):\n    return "changed while closed"\n';
+    writeFileSync(uri.fsPath, smartTool('py_closed_external', changed));
+    await until('the view to show the change on disk, and stay clean', () => view.document.getText() === changed && !view.document.isDirty);
   });
 });

@@ -14,7 +14,7 @@ export interface TestResult {
 }
 
 export async function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false });
+  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, grep: process.env.TOOLDEF_EXTHOST_GREP });
   for (const name of readdirSync(__dirname).filter((n) => n.endsWith('.test.js')).sort()) mocha.addFile(join(__dirname, name));
   const results: TestResult[] = [];
   const failures = await new Promise<number>((resolve) => {

@@ -2,47 +2,51 @@ import * as vscode from 'vscode';
 import { LineIndex } from '../../../server/src/service/positions';
 import { LANGUAGE_ID, modelOf } from '../definitionDocuments';
 import { readEmbedded, type EmbeddedField } from './content';
-import { EMBEDDED_SCHEME, type ViewLinks } from './links';
-import type { EmbeddedFileSystem } from './provider';
+import type { EmbeddedViews } from './views';
 
 /** Edit tool_code as Python / Edit model_prompt: the field as a document of its own, beside the file. */
-export function editEmbeddedCommand(links: ViewLinks, field: EmbeddedField) {
+export function editEmbeddedCommand(views: EmbeddedViews, field: EmbeddedField) {
   return async (uri?: vscode.Uri): Promise<vscode.TextEditor | undefined> => {
     const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
-    if (!doc || doc.languageId !== LANGUAGE_ID || !readEmbedded(doc.uri.toString(), doc.getText(), field)) {
+    const view = doc?.languageId === LANGUAGE_ID ? await views.open(doc, field) : undefined;
+    if (!view) {
       void vscode.window.showErrorMessage(`Open a tool definition whose ${field} is a string to edit it.`);
       return undefined;
     }
-    const embedded = await vscode.workspace.openTextDocument(links.viewFor(doc.uri, field));
-    return vscode.window.showTextDocument(embedded, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+    return vscode.window.showTextDocument(view, { viewColumn: vscode.ViewColumn.Beside, preview: false });
   };
 }
 
-export function registerEmbeddedEditing(fs: EmbeddedFileSystem): vscode.Disposable[] {
+export function registerEmbeddedEditing(views: EmbeddedViews): vscode.Disposable[] {
   const diagnostics = vscode.languages.createDiagnosticCollection('tooldef-embedded');
+  const mirror = () => mirrorDiagnostics(views, diagnostics);
   return [
-    fs,
+    views,
     diagnostics,
-    vscode.workspace.registerFileSystemProvider(EMBEDDED_SCHEME, fs, { isCaseSensitive: true }),
     vscode.languages.onDidChangeDiagnostics((e) => {
       // Only a change for a definition that has an embedded view open needs mirroring (each re-parses it).
-      const viewed = new Set(embeddedViews().map((d) => fs.links.resolve(d.uri).definition.toString()));
-      if (e.uris.some((u) => viewed.has(u.toString()))) mirrorDiagnostics(fs.links, diagnostics);
+      const viewed = new Set(embeddedViews(views).map((d) => views.links.resolve(d.uri)!.definition.toString()));
+      if (e.uris.some((u) => viewed.has(u.toString()))) mirror();
     }),
-    vscode.workspace.onDidOpenTextDocument((d) => d.uri.scheme === EMBEDDED_SCHEME && mirrorDiagnostics(fs.links, diagnostics)),
-    vscode.languages.registerCompletionItemProvider({ scheme: EMBEDDED_SCHEME, language: 'markdown' }, { provideCompletionItems: (view, position) => placeholderCompletions(fs.links, view, position) }, '{'),
+    vscode.workspace.onDidOpenTextDocument((d) => views.isView(d.uri) && mirror()),
+    vscode.workspace.onDidCloseTextDocument((d) => views.isView(d.uri) && diagnostics.delete(d.uri)),
+    vscode.languages.registerCompletionItemProvider(
+      { language: 'markdown', pattern: new vscode.RelativePattern(views.links.folder, '**/*.model_prompt.md') },
+      { provideCompletionItems: (view, position) => placeholderCompletions(views, view, position) },
+      '{',
+    ),
   ];
 }
 
-function embeddedViews(): vscode.TextDocument[] {
-  return vscode.workspace.textDocuments.filter((d) => d.uri.scheme === EMBEDDED_SCHEME);
+function embeddedViews(views: EmbeddedViews): vscode.TextDocument[] {
+  return vscode.workspace.textDocuments.filter((d) => views.isView(d.uri));
 }
 
 /** The definition's diagnostics inside an embedded field, shown at the same characters of its own view. */
-function mirrorDiagnostics(links: ViewLinks, collection: vscode.DiagnosticCollection): void {
+function mirrorDiagnostics(views: EmbeddedViews, collection: vscode.DiagnosticCollection): void {
   collection.clear();
-  for (const view of embeddedViews()) {
-    const { definition, field } = links.resolve(view.uri);
+  for (const view of embeddedViews(views)) {
+    const { definition, field } = views.links.resolve(view.uri)!;
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === definition.toString());
     const embedded = doc && readEmbedded(definition.toString(), doc.getText(), field);
     if (!doc || !embedded) continue;
@@ -65,11 +69,13 @@ function mirrorDiagnostics(links: ViewLinks, collection: vscode.DiagnosticCollec
 }
 
 /** `{{` in an embedded model_prompt: the definition's variable names. */
-function placeholderCompletions(links: ViewLinks, view: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] {
+function placeholderCompletions(views: EmbeddedViews, view: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] {
   const before = view.lineAt(position.line).text.slice(0, position.character);
   const open = before.lastIndexOf('{{');
   if (open < 0 || before.slice(open).includes('}}')) return [];
-  const target = links.resolve(view.uri).definition.toString();
+  const link = views.links.resolve(view.uri);
+  if (!link) return [];
+  const target = link.definition.toString();
   const definition = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target);
   if (!definition) return [];
   const model = modelOf(definition);

@@ -1,0 +1,199 @@
+import * as vscode from 'vscode';
+import { readEmbedded, writeEmbedded, type EmbeddedField } from './content';
+import { ViewLinks } from './links';
+
+/**
+ * The string fields of definition files as files of their own (Python for tool_code, Markdown for
+ * model_prompt) under the extension's storage, so that every extension working on real files works
+ * on them. Saving a view writes it back, escaped, as one undoable edit of the definition; changes of
+ * the definition (typing in it, undo, a change on disk) are written to its views' files, which VS
+ * Code reloads when clean and reports as a save conflict when dirty, so neither side's edits are lost.
+ */
+export class EmbeddedViews implements vscode.Disposable {
+  readonly links: ViewLinks;
+  /** What each view's file holds as far as we know: written here, or saved by the user. */
+  private readonly written = new Map<string, string>();
+  private readonly watchers = new Map<string, vscode.FileSystemWatcher>();
+  /** Views being refreshed from their definition: their saves are not written back. */
+  private readonly refreshing = new Set<string>();
+  /** Writes of views' files, one after the other so that they land in order. */
+  private queue: Promise<void> = Promise.resolve();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(storage: vscode.Uri, state?: vscode.Memento) {
+    this.links = new ViewLinks(vscode.Uri.joinPath(storage, 'embedded'), state);
+    this.subscriptions = [
+      vscode.workspace.onDidSaveTextDocument((doc) => void this.writeBack(doc)),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length && this.links.viewsOf(e.document.uri).length) this.follow(e.document.uri);
+      }),
+      vscode.workspace.onDidRenameFiles((e) => {
+        for (const f of e.files) this.links.renamed(f.oldUri, f.newUri);
+        this.watchDefinitions();
+      }),
+      vscode.workspace.onDidCloseTextDocument((doc) => void this.closed(doc)),
+    ];
+    this.watchDefinitions();
+  }
+
+  /** Opens the view of `field` in `definition`, its file holding the field as it is now. */
+  async open(definition: vscode.TextDocument, field: EmbeddedField): Promise<vscode.TextDocument | undefined> {
+    const content = readEmbedded(definition.uri.toString(), definition.getText(), field)?.text;
+    if (content === undefined) return undefined;
+    const view = this.links.viewFor(definition.uri, field);
+    this.watchDefinitions();
+    if (findDocument(view)) {
+      await this.run(() => this.update(definition.uri, definition.getText()));
+    } else {
+      await this.run(async () => {
+        await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(view, '..'));
+        await this.write(view, content);
+      });
+    }
+    return vscode.workspace.openTextDocument(view);
+  }
+
+  /** Whether `uri` is an embedded view. */
+  isView(uri: vscode.Uri): boolean {
+    return this.links.resolve(uri) !== undefined;
+  }
+
+  /**
+   * The definition changed: its views follow at once (not debounced, so that a save of a dirty view
+   * right after a change of the definition meets the changed file, VS Code's save conflict).
+   */
+  private follow(definition: vscode.Uri): void {
+    void this.run(async () => {
+      const doc = findDocument(definition);
+      if (doc) await this.update(definition, doc.getText());
+    });
+  }
+
+  private run(task: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(task).catch((e: unknown) => {
+      void vscode.window.showErrorMessage(`Could not update an embedded view: ${e instanceof Error ? e.message : String(e)}`);
+    });
+    return this.queue;
+  }
+
+  /**
+   * Brings the views of a definition whose content is `text` up to date. A clean open view gets the
+   * field as an edit and is saved (VS Code does not reliably reload a file outside the workspace that
+   * it saved itself); a dirty one keeps its edits while its file changes, so that its next save is VS
+   * Code's save conflict; a view not open just has its file written.
+   */
+  private async update(definition: vscode.Uri, text: string): Promise<void> {
+    for (const view of this.links.viewsOf(definition)) {
+      const content = readEmbedded(definition.toString(), text, this.links.resolve(view)!.field)?.text;
+      const open = findDocument(view);
+      if (content === undefined || (open ? open.getText() === content : this.written.get(view.toString()) === content)) continue;
+      if (open && !open.isDirty) await this.refresh(open, content);
+      else await this.write(view, content);
+    }
+  }
+
+  /** Replaces a clean view's text and saves it, without writing it back (it came from the definition). */
+  private async refresh(view: vscode.TextDocument, content: string): Promise<void> {
+    const key = view.uri.toString();
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(view.uri, new vscode.Range(view.positionAt(0), view.positionAt(view.getText().length)), content);
+    this.refreshing.add(key);
+    try {
+      if (await vscode.workspace.applyEdit(edit)) await view.save();
+      this.written.set(key, content);
+    } finally {
+      // The save event may arrive just after the save's answer.
+      setTimeout(() => this.refreshing.delete(key), 0);
+    }
+  }
+
+  private async write(view: vscode.Uri, content: string): Promise<void> {
+    await vscode.workspace.fs.writeFile(view, Buffer.from(content, 'utf8'));
+    this.written.set(view.toString(), content);
+  }
+
+  /**
+   * A saved view goes into its definition. A definition shown in an editor keeps the edit unsaved
+   * there, undoable like any other; one whose editor was closed is saved too, since nobody would see
+   * (or save) an edit made to a file no editor shows.
+   */
+  private async writeBack(view: vscode.TextDocument): Promise<void> {
+    const link = this.links.resolve(view.uri);
+    if (!link || this.refreshing.has(view.uri.toString())) return;
+    const { definition, field } = link;
+    const content = view.getText();
+    this.written.set(view.uri.toString(), content);
+    let doc: vscode.TextDocument;
+    try {
+      doc = await vscode.workspace.openTextDocument(definition);
+    } catch {
+      void vscode.window.showErrorMessage(`Could not write ${field} back: ${definition.fsPath} no longer exists. Your code is kept in ${view.uri.fsPath}.`);
+      return;
+    }
+    const edit = writeEmbedded(definition.toString(), doc.getText(), field, content);
+    if (edit && doc.getText().slice(edit.offset, edit.offset + edit.length) === edit.newText) return;
+    const workspaceEdit = new vscode.WorkspaceEdit();
+    if (edit) workspaceEdit.replace(definition, new vscode.Range(doc.positionAt(edit.offset), doc.positionAt(edit.offset + edit.length)), edit.newText);
+    if (!edit || !(await vscode.workspace.applyEdit(workspaceEdit))) {
+      void vscode.window.showErrorMessage(`Could not write ${field} back into ${definition.fsPath}: the field is no longer a string there.`);
+    } else if (!isInEditor(definition) && !(await doc.save())) {
+      void vscode.window.showErrorMessage(`Wrote ${field} back into ${definition.fsPath}, but could not save it; open it to save.`);
+    }
+  }
+
+  /** A closed view's file is removed: the definition holds its content. */
+  private async closed(doc: vscode.TextDocument): Promise<void> {
+    if (!this.isView(doc.uri)) return;
+    this.links.remove(doc.uri);
+    this.written.delete(doc.uri.toString());
+    this.watchDefinitions();
+    try {
+      await vscode.workspace.fs.delete(doc.uri);
+    } catch {
+      // already gone
+    }
+  }
+
+  /**
+   * Watches the linked definitions on disk: a change while no document holds the definition (its
+   * editor closed) is not announced as a document change, but its views must follow it all the same.
+   */
+  private watchDefinitions(): void {
+    const wanted = new Map(this.links.definitions().map((d) => [d.toString(), d]));
+    for (const [key, watcher] of this.watchers) {
+      if (!wanted.has(key)) {
+        watcher.dispose();
+        this.watchers.delete(key);
+      }
+    }
+    for (const [key, definition] of wanted) {
+      if (this.watchers.has(key) || definition.scheme !== 'file') continue;
+      const name = definition.path.slice(definition.path.lastIndexOf('/') + 1);
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(definition, '..'), name));
+      const changed = (): Promise<void> =>
+        this.run(async () => {
+          if (findDocument(definition)) return; // an open document reloads and is followed as it changes
+          const text = await vscode.workspace.fs.readFile(definition).then((b) => Buffer.from(b).toString('utf8'), () => undefined);
+          if (text !== undefined) await this.update(definition, text); // else deleted: the views keep their content
+        });
+      watcher.onDidChange(changed);
+      watcher.onDidCreate(changed);
+      this.watchers.set(key, watcher);
+    }
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    for (const w of this.watchers.values()) w.dispose();
+  }
+}
+
+function findDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+  const key = uri.toString();
+  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key && !d.isClosed);
+}
+
+function isInEditor(uri: vscode.Uri): boolean {
+  const key = uri.toString();
+  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key));
+}
