@@ -1,7 +1,15 @@
 import * as vscode from 'vscode';
 import { kindOf, LANGUAGE_ID } from './definitionDocuments';
+import type { Kind } from '../../server/src/service/kind';
 
-/** "Smart tool · 2 problems" for the active definition file; a click runs it (smart) or shows problems. */
+/** What a click on the item does: run a smart tool (where running is allowed), preview an LLM tool's prompt. */
+export function clickAction(kind: Kind, trusted: boolean, uri: vscode.Uri): { tooltip: string; command: vscode.Command | string } {
+  if (kind === 'llm') return { tooltip: 'LLM tool: click to preview the prompt', command: { title: 'Preview', command: 'tooldef.previewPrompt', arguments: [uri] } };
+  if (trusted) return { tooltip: 'Smart tool: click to run with defaults', command: { title: 'Run', command: 'tooldef.runSmartToolWithDefaults', arguments: [uri] } };
+  return { tooltip: 'Smart tool (running is disabled in Restricted Mode): click to show problems', command: 'workbench.actions.view.problems' };
+}
+
+/** "Smart tool · 2 problems" for the active definition file; a click runs it (smart) or previews it (LLM). */
 export function registerStatusBar(): vscode.Disposable[] {
   const item = vscode.window.createStatusBarItem('tooldef.kind', vscode.StatusBarAlignment.Right, 100);
   item.name = 'Tool Definition';
@@ -17,8 +25,7 @@ export function registerStatusBar(): vscode.Disposable[] {
     const label = kind === 'smart' ? 'Smart tool' : 'LLM tool';
     const problems = diagnostics.length ? ` · ${diagnostics.length} problem${diagnostics.length === 1 ? '' : 's'}` : '';
     item.text = `${errors ? '$(error)' : '$(tools)'} ${label}${problems}`;
-    item.tooltip = kind === 'smart' && vscode.workspace.isTrusted ? 'Tool definition: click to run with defaults' : 'Tool definition: click to show problems';
-    item.command = kind === 'smart' && vscode.workspace.isTrusted ? { title: 'Run', command: 'tooldef.runSmartToolWithDefaults', arguments: [doc.uri] } : 'workbench.actions.view.problems';
+    ({ tooltip: item.tooltip, command: item.command } = clickAction(kind, vscode.workspace.isTrusted, doc.uri));
     item.show();
   };
   update();

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { afterEach, before, describe, it } from 'mocha';
 import { llmTool, OTHER_JSON, smartTool } from './fixtures';
 import { activeExtension, closeAll, openAs, until, writeFixture } from './workspace';
+import { clickAction } from '../../client/src/statusBar';
 
 interface Manifest {
   contributes: { commands: { command: string; category: string }[]; menus: { commandPalette: { command: string; when: string }[] } };
@@ -77,5 +78,18 @@ describe('commands', () => {
     for (const name of ['text', 'target language']) assert.ok(labels.includes(name), `${name} in ${labels.join(', ')}`);
     const item = list.items.find((i) => i.label === 'target language')!;
     assert.equal(item.insertText, 'target language}}');
+  });
+
+  it('the status bar item runs a smart tool, previews an LLM tool, and shows problems where running is disabled', async () => {
+    const uri = vscode.Uri.file('/tools/x.json');
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const command = (c: vscode.Command | string) => (typeof c === 'string' ? c : c.command);
+    assert.equal(command(clickAction('smart', true, uri).command), 'tooldef.runSmartToolWithDefaults');
+    assert.equal(command(clickAction('llm', true, uri).command), 'tooldef.previewPrompt');
+    assert.equal(command(clickAction('llm', false, uri).command), 'tooldef.previewPrompt');
+    assert.equal(command(clickAction('smart', false, uri).command), 'workbench.actions.view.problems');
+    for (const [kind, trusted] of [['smart', true], ['llm', true], ['smart', false]] as const) {
+      assert.ok(registered.has(command(clickAction(kind, trusted, uri).command)), `${kind} ${trusted}`);
+    }
   });
 });
