@@ -56,7 +56,7 @@ export function kindOf(doc: vscode.TextDocument): Kind | undefined {
 }
 
 /** The kind `tooldef.files.associations` forces on a document, matched with VS Code's own globs. */
-function associatedKind(doc: vscode.TextDocument): Kind | undefined {
+export function associatedKind(doc: vscode.TextDocument): Kind | undefined {
   const associations = vscode.workspace.getConfiguration('tooldef', doc.uri).get<Record<string, string>>('files.associations') ?? {};
   const hit = Object.entries(associations).find(([pattern, kind]) => (kind === 'smart' || kind === 'llm') && vscode.languages.match({ pattern }, doc) > 0);
   return hit?.[1] as Kind | undefined;
