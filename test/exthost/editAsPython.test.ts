@@ -30,6 +30,14 @@ async function append(editor: vscode.TextEditor, text: string): Promise<void> {
 
 const toolCode = (text: string): string => (JSON.parse(text) as { metadata: { tool_code: string } }).metadata.tool_code;
 const onDisk = (uri: vscode.Uri): string => readFileSync(uri.fsPath, 'utf8');
+/** tool_code of the file on disk; undefined while a write is under way (the file is not JSON yet). */
+const toolCodeOnDisk = (uri: vscode.Uri): string | undefined => {
+  try {
+    return toolCode(onDisk(uri));
+  } catch {
+    return undefined;
+  }
+};
 
 describe('Edit tool_code as Python', () => {
   before(activeExtension);
@@ -63,7 +71,7 @@ describe('Edit tool_code as Python', () => {
 
     await append(view, ADDED);
     assert.ok(await view.document.save());
-    await until('the edit saved to disk', () => toolCode(onDisk(uri)) === SMART_CODE + ADDED);
+    await until('the edit saved to disk', () => toolCodeOnDisk(uri) === SMART_CODE + ADDED);
     const reopened = await vscode.workspace.openTextDocument(uri);
     await until('the definition saved', () => !reopened.isDirty);
   });
