@@ -189,7 +189,7 @@ export async function startCodeServer({ vsix, folder, trust = false, settings = 
       const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
       return res.status < 500;
     }, { timeout: 60_000, interval: 300, what: `code-server at ${url}` });
-    return { url, port, stop };
+    return { url, port, stop, userData, logFile };
   } catch (e) {
     await stop();
     e.message += `\n--- ${logFile} (tail) ---\n${tail(logFile)}`;
@@ -343,7 +343,8 @@ export const VSIX = resolve(process.env.TOOLDEF_VSIX ?? 'dist/tooldef.vsix');
  * timeout) and returns `workbenchTest(name, { files, trust, settings, env, extensionTests }, body)`.
  * Each workbench test writes `files` into a fresh workspace folder, starts code-server with the
  * packaged extension (or, with `extensionTests`, with this repository as the extension under
- * development, see openWorkbench), opens the workbench and runs `body({ page, folder, exitCode, t })`;
+ * development, see openWorkbench), opens the workbench and runs `body({ page, folder, exitCode, t,
+ * userData, serverLog })` (code-server's user data folder, with its logs, and its own output);
  * on failure it keeps a screenshot, and it always stops everything it started.
  */
 export function e2eSuite(prefix) {
@@ -367,7 +368,7 @@ export function e2eSuite(prefix) {
         const closeBrowser = () => browser.close().catch(() => {});
         if (t.signal.aborted) await closeBrowser();
         t.signal.addEventListener('abort', closeBrowser);
-        await body({ page, folder, exitCode, t });
+        await body({ page, folder, exitCode, t, userData: server.userData, serverLog: server.logFile });
       } catch (e) {
         if (page) await screenshot(page, `${prefix}-99-failure`).catch(() => {});
         throw e;

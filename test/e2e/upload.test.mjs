@@ -2,6 +2,8 @@
 // loopback upload server: the token set through Set Upload Token's input box, the upload started
 // from the code lens, the service's setup followed with progress to the success notification.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { after } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { smartTool } from '../../out/test/fixtures.js';
@@ -25,7 +27,7 @@ after(() => service.close());
 
 const workbenchTest = e2eSuite('upload');
 
-workbenchTest('Upload from the code lens sends the original bytes with the token and follows the setup', { files: { 'quoter.json': FILE }, settings: { 'tooldef.upload.url': `${service.origin}/upload` } }, async ({ page }) => {
+workbenchTest('Upload from the code lens sends the original bytes with the token and follows the setup', { files: { 'quoter.json': FILE }, settings: { 'tooldef.upload.url': `${service.origin}/upload` } }, async ({ page, userData, serverLog }) => {
   await quickOpen(page, 'quoter.json');
   const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Upload' });
   await lens.waitFor({ timeout: 90_000 });
@@ -63,4 +65,21 @@ workbenchTest('Upload from the code lens sends the original bytes with the token
     ['GET', '/status/quoter', `Bearer ${TOKEN}`],
     ['GET', '/status/quoter', `Bearer ${TOKEN}`],
   ]);
+
+  // The token is in no log: not the extension's output channel (which did log the upload), not the
+  // workbench's or the extension host's logs, not code-server's own output.
+  await runFromPalette(page, 'Tool Definition: Show Log');
+  await sleep(1500); // log files are flushed asynchronously
+  const logs = [...filesUnder(join(userData, 'logs')), serverLog];
+  const ours = logs.filter((f) => f.endsWith('Tool Definitions.log'));
+  assert.ok(ours.some((f) => readFileSync(f, 'utf8').includes('POST ')), `the extension's log records the upload: ${ours.join(', ')}`);
+  for (const file of logs) assert.ok(!readFileSync(file, 'utf8').includes(TOKEN), `the token appears in ${file}`);
 });
+
+function* filesUnder(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* filesUnder(path);
+    else yield path;
+  }
+}

@@ -136,4 +136,16 @@ describe('Edit tool_code as Python', () => {
     writeFileSync(uri.fsPath, smartTool('py_closed_external', changed));
     await until('the view to show the change on disk, and stay clean', () => view.document.getText() === changed && !view.document.isDirty);
   });
+
+  it('shows the definition\'s diagnostics inside tool_code in the view, at the same characters', async () => {
+    const code = 'def execute(variables):\n\treturn "\\t" + variables["nmae"]\n';
+    const definition = await openAs(await writeFixture('py_diagnostics.json', smartTool('py_diagnostics', code)), 'tooldef');
+    const view = await vscode.commands.executeCommand<vscode.TextEditor>('tooldef.editToolCode', definition.document.uri);
+    const codeOf = (d: vscode.Diagnostic) => String(typeof d.code === 'object' ? d.code.value : d.code);
+    const mirrored = await until('the diagnostic in the view', () => vscode.languages.getDiagnostics(view.document.uri).find((d) => codeOf(d) === 'unknown-variable-key'));
+    const inDefinition = vscode.languages.getDiagnostics(definition.document.uri).find((d) => codeOf(d) === 'unknown-variable-key')!;
+    assert.equal(view.document.getText(mirrored.range), JSON.parse(`"${definition.document.getText(inDefinition.range)}"`));
+    assert.ok(view.document.getText(mirrored.range).includes('nmae'));
+    assert.equal(mirrored.message, inDefinition.message);
+  });
 });
