@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import { afterEach, before, describe, it } from 'mocha';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getLanguageService } from '../../server/src/service/languageService';
-import { llmTool as llm } from '../fixtures';
+import { llmTool as llm, smartTool } from '../fixtures';
+import { PNG_256, PNG_64 } from '../unit/images';
 import { scriptAnswers } from './answers';
 import { activeExtension, closeAll, openAs, until, writeFixture } from './workspace';
 
@@ -62,5 +63,25 @@ describe('wizards and variable prompts', () => {
     assert.ok((topics.options as vscode.QuickPickOptions).canPickMany, 'multi-select is a multi pick');
     assert.deepEqual(topics.items?.filter((i) => i.picked).map((i) => i.label), ['cats', 'tea'], 'the defaults are checked');
     await until('the filled prompt in a tab', () => vscode.window.visibleTextEditors.some((e) => e.document.getText() === prompt));
+  });
+
+  it('Set Avatar from Image embeds the file as base64 and warns only when it is not 256×256', async () => {
+    const warnings: string[] = [];
+    const window = vscode.window as unknown as { showWarningMessage: (m: string) => Promise<undefined> };
+    const original = window.showWarningMessage;
+    window.showWarningMessage = async (m: string) => (warnings.push(m), undefined);
+    restore = () => (window.showWarningMessage = original);
+    for (const [name, png, warned] of [['avatar_small', PNG_64, true], ['avatar_exact', PNG_256, false]] as const) {
+      const image = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, `${name}.png`);
+      await vscode.workspace.fs.writeFile(image, Buffer.from(png, 'base64'));
+      const uri = await writeFixture(`${name}.json`, smartTool({ metadata: { tool_name: name } }));
+      const editor = await openAs(uri, 'tooldef');
+      warnings.length = 0;
+      assert.equal(await vscode.commands.executeCommand('tooldef.setAvatar', uri, image), true);
+      const metadata = (JSON.parse(editor.document.getText()) as { metadata: { avatar: string; avatar_type: string } }).metadata;
+      assert.equal(metadata.avatar, png);
+      assert.equal(metadata.avatar_type, 'base64');
+      assert.deepEqual(warnings.map((w) => /64×64/.test(w)), warned ? [true] : [], warnings.join(' | '));
+    }
   });
 });
