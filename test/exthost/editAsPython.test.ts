@@ -148,4 +148,20 @@ describe('Edit tool_code as Python', () => {
     assert.ok(view.document.getText(mirrored.range).includes('nmae'));
     assert.equal(mirrored.message, inDefinition.message);
   });
+
+  it('warns that a lone surrogate in tool_code cannot survive a file, and still opens the view', async () => {
+    const warnings: string[] = [];
+    const window = vscode.window as unknown as { showWarningMessage: (m: string) => Promise<undefined> };
+    const original = window.showWarningMessage;
+    window.showWarningMessage = async (m: string) => (warnings.push(m), undefined);
+    try {
+      const definition = await openAs(await writeFixture('py_surrogate.json', smartTool('py_surrogate', 'def execute(variables):\n    return "\ud800"\n')), 'tooldef');
+      assert.ok(definition.document.getText().includes('\\ud800'), 'escaped in the file');
+      const view = await vscode.commands.executeCommand<vscode.TextEditor>('tooldef.editToolCode', definition.document.uri);
+      assert.ok(view);
+      assert.deepEqual(warnings.filter((w) => w.includes('lone surrogate')).length, 1, warnings.join(' | '));
+    } finally {
+      window.showWarningMessage = original;
+    }
+  });
 });

@@ -2,12 +2,16 @@ import * as vscode from 'vscode';
 import { readEmbedded, writeEmbedded, type EmbeddedField } from './content';
 import { ViewLinks } from './links';
 
+/** A UTF-16 surrogate without its pair: JSON can escape one, a UTF-8 file cannot hold it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
  * The string fields of definition files as files of their own (Python for tool_code, Markdown for
  * model_prompt) under the extension's storage, so that every extension working on real files works
  * on them. Saving a view writes it back, escaped, as one undoable edit of the definition; changes of
- * the definition (typing in it, undo, a change on disk) are written to its views' files, which VS
- * Code reloads when clean and reports as a save conflict when dirty, so neither side's edits are lost.
+ * the definition (typing in it, undo, a change on disk) reach its views at once: a clean view takes
+ * them, a dirty one keeps its edits while its file changes, so that its next save is VS Code's save
+ * conflict. Neither side's edits are lost.
  */
 export class EmbeddedViews implements vscode.Disposable {
   readonly links: ViewLinks;
@@ -40,6 +44,9 @@ export class EmbeddedViews implements vscode.Disposable {
   async open(definition: vscode.TextDocument, field: EmbeddedField): Promise<vscode.TextDocument | undefined> {
     const content = readEmbedded(definition.uri.toString(), definition.getText(), field)?.text;
     if (content === undefined) return undefined;
+    if (LONE_SURROGATE.test(content)) {
+      void vscode.window.showWarningMessage(`${field} holds a lone surrogate (a \\uD800-\\uDFFF escape without its pair), which a file cannot hold: saving from the view writes U+FFFD in its place.`);
+    }
     const view = this.links.viewFor(definition.uri, field);
     this.watchDefinitions();
     if (findDocument(view)) {
