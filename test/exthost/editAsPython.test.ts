@@ -164,4 +164,20 @@ describe('Edit tool_code as Python', () => {
       window.showWarningMessage = original;
     }
   });
+
+  it('round-trips CRLF: a CRLF definition file keeps its line ends, CRLF code keeps its \\r\\n', async () => {
+    const code = 'def execute(variables):\r\n\treturn "a\\\\b" + variables["name"]\r\n';
+    const text = smartTool('py_crlf', code).replace(/\n/g, '\r\n');
+    const definition = await openAs(await writeFixture('py_crlf.json', text), 'tooldef');
+    assert.equal(definition.document.eol, vscode.EndOfLine.CRLF);
+    const view = await vscode.commands.executeCommand<vscode.TextEditor>('tooldef.editToolCode', definition.document.uri);
+    assert.equal(view.document.getText(), code);
+    assert.equal(view.document.eol, vscode.EndOfLine.CRLF);
+    await append(view, '# é\r\n');
+    assert.ok(await view.document.save());
+    await until('the edit in the definition', () => toolCode(definition.document.getText()) === code + '# é\r\n');
+    const written = definition.document.getText();
+    assert.equal(written.replace(/\r\n/g, '').includes('\n'), false, 'every line end of the file is still CRLF');
+    assert.ok(written.includes('\\r\\n# é\\r\\n"'), 'the code\'s CRLF escaped as \\r\\n');
+  });
 });
