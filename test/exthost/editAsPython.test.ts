@@ -137,6 +137,27 @@ describe('Edit tool_code as Python', () => {
     await until('the view to show the change on disk, and stay clean', () => view.document.getText() === changed && !view.document.isDirty);
   });
 
+  it('reopens a closed view (Reopen Closed Editor) caught up with the definition, and still writes back', async () => {
+    const { definition, view } = await openWithView('py_reopen');
+    const viewUri = view.document.uri;
+    const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === viewUri.toString());
+    assert.ok(tab && (await vscode.window.tabGroups.close(tab)));
+    // VS Code keeps up to 50 documents an extension opened alive for 3 minutes after their editors
+    // close; opening 60 more makes it let the view's document go, as time would.
+    for (let i = 0; i < 60; i++) await vscode.workspace.openTextDocument(await writeFixture(`reopen_filler_${i}.txt`, `${i}\n`));
+    await until('VS Code to close the view\'s document', () => view.document.isClosed, 10_000);
+    // The file outlives the editor; make it stale, as a change of the definition while VS Code was closed would.
+    assert.equal(onDisk(viewUri), SMART_CODE);
+    writeFileSync(viewUri.fsPath, 'def execute(variables):\n    return "stale"\n');
+
+    await vscode.commands.executeCommand('workbench.action.reopenClosedEditor');
+    const reopened = await until('the view open again', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === viewUri.toString()));
+    await until('the reopened view to show the definition\'s code, and stay clean', () => reopened.document.getText() === SMART_CODE && !reopened.document.isDirty);
+    await append(reopened, ADDED);
+    assert.ok(await reopened.document.save());
+    await until('the edit in the definition', () => toolCode(definition.document.getText()) === SMART_CODE + ADDED);
+  });
+
   it('shows the definition\'s diagnostics inside tool_code in the view, at the same characters', async () => {
     const code = 'def execute(variables):\n\treturn "\\t" + variables["nmae"]\n';
     const definition = await openAs(await writeFixture('py_diagnostics.json', smartTool('py_diagnostics', code)), 'tooldef');

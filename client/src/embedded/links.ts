@@ -79,11 +79,6 @@ export class ViewLinks {
     this.save();
   }
 
-  /** Forgets a view (its document was closed and its file removed). */
-  remove(view: vscode.Uri): void {
-    if (this.links.delete(view.toString())) this.save();
-  }
-
   private save(): void {
     const stored: Stored[] = [...this.links].map(([view, l]) => [view, l.definition.toString(), l.field]);
     void this.state?.update(STATE_KEY, stored);

@@ -35,9 +35,11 @@ export class EmbeddedViews implements vscode.Disposable {
         for (const f of e.files) this.links.renamed(f.oldUri, f.newUri);
         this.watchDefinitions();
       }),
-      vscode.workspace.onDidCloseTextDocument((doc) => void this.closed(doc)),
+      vscode.workspace.onDidOpenTextDocument((doc) => this.reopened(doc)),
     ];
     this.watchDefinitions();
+    // Views restored with the window (or opened before activation) catch up with their definitions.
+    for (const doc of vscode.workspace.textDocuments) this.reopened(doc);
   }
 
   /** Opens the view of `field` in `definition`, its file holding the field as it is now. */
@@ -148,17 +150,19 @@ export class EmbeddedViews implements vscode.Disposable {
     }
   }
 
-  /** A closed view's file is removed: the definition holds its content. */
-  private async closed(doc: vscode.TextDocument): Promise<void> {
-    if (!this.isView(doc.uri)) return;
-    this.links.remove(doc.uri);
-    this.written.delete(doc.uri.toString());
-    this.watchDefinitions();
-    try {
-      await vscode.workspace.fs.delete(doc.uri);
-    } catch {
-      // already gone
-    }
+  /**
+   * A view opened again (Reopen Closed Editor, a restored window, Open Recent) shows the definition
+   * as it is now: its file may predate changes made while VS Code was closed. The link and the file
+   * outlive the view's editor for exactly this; while the extension runs, `update` keeps the file of
+   * a closed view current, so this is usually a no-op.
+   */
+  private reopened(doc: vscode.TextDocument): void {
+    const link = this.links.resolve(doc.uri);
+    if (!link) return;
+    void this.run(async () => {
+      const text = findDocument(link.definition)?.getText() ?? (await readText(link.definition));
+      if (text !== undefined) await this.update(link.definition, text); // else gone: the view keeps its content
+    });
   }
 
   /**
@@ -180,7 +184,7 @@ export class EmbeddedViews implements vscode.Disposable {
       const changed = (): Promise<void> =>
         this.run(async () => {
           if (findDocument(definition)) return; // an open document reloads and is followed as it changes
-          const text = await vscode.workspace.fs.readFile(definition).then((b) => Buffer.from(b).toString('utf8'), () => undefined);
+          const text = await readText(definition);
           if (text !== undefined) await this.update(definition, text); // else deleted: the views keep their content
         });
       watcher.onDidChange(changed);
@@ -193,6 +197,11 @@ export class EmbeddedViews implements vscode.Disposable {
     for (const s of this.subscriptions) s.dispose();
     for (const w of this.watchers.values()) w.dispose();
   }
+}
+
+/** A file's text, or undefined when it cannot be read (deleted, say). */
+function readText(uri: vscode.Uri): Thenable<string | undefined> {
+  return vscode.workspace.fs.readFile(uri).then((b) => Buffer.from(b).toString('utf8'), () => undefined);
 }
 
 function findDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
