@@ -28,6 +28,12 @@ async function append(editor: vscode.TextEditor, text: string): Promise<void> {
   assert.ok(await editor.edit((b) => b.insert(end, text)));
 }
 
+/** Closes the tab showing `uri`. */
+async function closeEditorOf(uri: vscode.Uri): Promise<void> {
+  const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+  assert.ok(tab && (await vscode.window.tabGroups.close(tab)), `no tab shows ${uri.toString()}`);
+}
+
 const toolCode = (text: string): string => (JSON.parse(text) as { metadata: { tool_code: string } }).metadata.tool_code;
 const onDisk = (uri: vscode.Uri): string => readFileSync(uri.fsPath, 'utf8');
 /** tool_code of the file on disk; undefined while a write is under way (the file is not JSON yet). */
@@ -66,8 +72,7 @@ describe('Edit tool_code as Python', () => {
   it('saves into the file on disk when the definition has no editor any more', async () => {
     const { definition, view } = await openWithView('py_closed');
     const uri = definition.document.uri;
-    const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
-    assert.ok(tab && (await vscode.window.tabGroups.close(tab)));
+    await closeEditorOf(uri);
 
     await append(view, ADDED);
     assert.ok(await view.document.save());
@@ -130,8 +135,7 @@ describe('Edit tool_code as Python', () => {
   it('follows a change on disk of a definition whose editor was closed', async () => {
     const { definition, view } = await openWithView('py_closed_external');
     const uri = definition.document.uri;
-    const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
-    assert.ok(tab && (await vscode.window.tabGroups.close(tab)));
+    await closeEditorOf(uri);
     const changed = 'def execute(variables):\n    return "changed while closed"\n';
     writeFileSync(uri.fsPath, smartTool('py_closed_external', changed));
     await until('the view to show the change on disk, and stay clean', () => view.document.getText() === changed && !view.document.isDirty);
@@ -140,8 +144,7 @@ describe('Edit tool_code as Python', () => {
   it('reopens a closed view (Reopen Closed Editor) caught up with the definition, and still writes back', async () => {
     const { definition, view } = await openWithView('py_reopen');
     const viewUri = view.document.uri;
-    const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === viewUri.toString());
-    assert.ok(tab && (await vscode.window.tabGroups.close(tab)));
+    await closeEditorOf(viewUri);
     // VS Code keeps up to 50 documents an extension opened alive for 3 minutes after their editors
     // close; opening 60 more makes it let the view's document go, as time would.
     for (let i = 0; i < 60; i++) await vscode.workspace.openTextDocument(await writeFixture(`reopen_filler_${i}.txt`, `${i}\n`));
