@@ -161,6 +161,37 @@ describe('Edit tool_code as Python', () => {
     await until('the edit in the definition', () => toolCode(definition.document.getText()) === SMART_CODE + ADDED);
   });
 
+  it('refreshes a clean view once per change of tool_code, even when save participants alter it', async () => {
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('trimTrailingWhitespace', true, vscode.ConfigurationTarget.Global);
+    try {
+      const { definition, view } = await openWithView('py_participants');
+      let saves = 0;
+      const counting = vscode.workspace.onDidSaveTextDocument((d) => d.uri.toString() === view.document.uri.toString() && saves++);
+      try {
+        const edit = async (change: (value: { metadata: Record<string, unknown> }) => void): Promise<void> => {
+          const value = JSON.parse(definition.document.getText()) as { metadata: Record<string, unknown> };
+          change(value);
+          const whole = new vscode.Range(definition.document.positionAt(0), definition.document.positionAt(definition.document.getText().length));
+          assert.ok(await definition.edit((b) => b.replace(whole, JSON.stringify(value, null, 2))));
+        };
+        const trailing = 'def execute(variables):   \n    return "x"\n';
+        await edit((v) => (v.metadata.tool_code = trailing));
+        // The refresh saves the view, and the user's trimTrailingWhitespace trims it.
+        await until('the refreshed view, trimmed by its save', () => view.document.getText() === 'def execute(variables):\n    return "x"\n' && !view.document.isDirty);
+        const after = saves;
+        for (let i = 0; i < 5; i++) await edit((v) => (v.metadata.description = `Edit ${i}.`));
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        assert.equal(saves, after, 'edits elsewhere in the definition must not save the view again');
+        assert.equal(toolCode(definition.document.getText()), trailing, 'a refresh never writes back');
+      } finally {
+        counting.dispose();
+      }
+    } finally {
+      await files.update('trimTrailingWhitespace', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('shows the definition\'s diagnostics inside tool_code in the view, at the same characters', async () => {
     const code = 'def execute(variables):\n\treturn "\\t" + variables["nmae"]\n';
     const definition = await openAs(await writeFixture('py_diagnostics.json', smartTool('py_diagnostics', code)), 'tooldef');

@@ -20,6 +20,8 @@ export class EmbeddedViews implements vscode.Disposable {
   private readonly watchers = new Map<string, vscode.FileSystemWatcher>();
   /** Views being refreshed from their definition: their saves are not written back. */
   private readonly refreshing = new Set<string>();
+  /** The field content each clean view was last refreshed from (see `update`). */
+  private readonly refreshedFrom = new Map<string, string>();
   /** Writes of views' files, one after the other so that they land in order. */
   private queue: Promise<void> = Promise.resolve();
   private readonly subscriptions: vscode.Disposable[];
@@ -96,6 +98,10 @@ export class EmbeddedViews implements vscode.Disposable {
       const content = readEmbedded(definition.toString(), text, this.links.resolve(view)!.field)?.text;
       const open = findDocument(view);
       if (content === undefined || (open ? open.getText() === content : this.written.get(view.toString()) === content)) continue;
+      // Already refreshed from this very content: what differs is what the user's save participants
+      // (format on save, trimmed whitespace) made of it, not the definition; saving again would
+      // only run them again, on every keystroke in the definition.
+      if (open && !open.isDirty && this.refreshedFrom.get(view.toString()) === content) continue;
       if (open && !open.isDirty) await this.refresh(open, content);
       else await this.write(view, content);
     }
@@ -110,6 +116,7 @@ export class EmbeddedViews implements vscode.Disposable {
     try {
       if (await vscode.workspace.applyEdit(edit)) await view.save();
       this.written.set(key, content);
+      this.refreshedFrom.set(key, content);
     } finally {
       // The save event may arrive just after the save's answer.
       setTimeout(() => this.refreshing.delete(key), 0);
@@ -132,6 +139,7 @@ export class EmbeddedViews implements vscode.Disposable {
     const { definition, field } = link;
     const content = view.getText();
     this.written.set(view.uri.toString(), content);
+    this.refreshedFrom.delete(view.uri.toString());
     let doc: vscode.TextDocument;
     try {
       doc = await vscode.workspace.openTextDocument(definition);
