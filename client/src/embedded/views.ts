@@ -167,10 +167,13 @@ export class EmbeddedViews implements vscode.Disposable {
   private reopened(doc: vscode.TextDocument): void {
     const link = this.links.resolve(doc.uri);
     if (!link) return;
-    void this.run(async () => {
-      const text = findDocument(link.definition)?.getText() ?? (await readText(link.definition));
-      if (text !== undefined) await this.update(link.definition, text); // else gone: the view keeps its content
-    });
+    void this.run(() => this.catchUp(link.definition));
+  }
+
+  /** Brings the views of `definition` up to date with its open document, else with its file (if still there). */
+  private async catchUp(definition: vscode.Uri): Promise<void> {
+    const text = findDocument(definition)?.getText() ?? (await readText(definition));
+    if (text !== undefined) await this.update(definition, text); // else gone: the views keep their content
   }
 
   /**
@@ -191,9 +194,8 @@ export class EmbeddedViews implements vscode.Disposable {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(definition, '..'), name));
       const changed = (): Promise<void> =>
         this.run(async () => {
-          if (findDocument(definition)) return; // an open document reloads and is followed as it changes
-          const text = await readText(definition);
-          if (text !== undefined) await this.update(definition, text); // else deleted: the views keep their content
+          // An open document reloads and is followed as it changes.
+          if (!findDocument(definition)) await this.catchUp(definition);
         });
       watcher.onDidChange(changed);
       watcher.onDidCreate(changed);
