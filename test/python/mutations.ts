@@ -128,7 +128,25 @@ export const MUTATIONS: Record<string, Mutation> = {
     const m = /^(\s*def \w+\()(\w+), (\w+)\):\s*$/.exec(lines[i]);
     return m && m[2] !== 'self' ? `${m[1]}${m[2]}=None, ${m[3]}):` : null;
   },
+  // `global x` added right after an assignment to x inside a function: CPython's symtable rejects it.
+  'global-after-assign': (lines, i) => {
+    const l = lines[i];
+    if (!simpleName(l) || !/^\s+/.test(l) || !inFunction(lines, i)) return null;
+    return `${l}\n${indentOf(l)}global ${/^\s*(\w+)/.exec(l)![1]}`;
+  },
 };
+
+/** Whether line i is inside a `def` (the nearest less-indented headers above it include one). */
+function inFunction(lines: readonly string[], i: number): boolean {
+  let indent = indentOf(lines[i]).length;
+  for (let j = i - 1; j >= 0 && indent > 0; j--) {
+    const l = lines[j];
+    if (!l.trim() || /^\s*#/.test(l) || indentOf(l).length >= indent) continue;
+    if (/^\s*(async\s+)?def\s/.test(l)) return true;
+    indent = indentOf(l).length;
+  }
+  return false;
+}
 
 /** Applies mutation `kind` to one candidate line chosen by `rand`; null when no line qualifies. */
 export function mutate(src: string, kind: string, rand: () => number): { src: string; line: number } | null {

@@ -82,6 +82,29 @@ const INVALID: [string, number, string][] = [
   ['break\n', 1, "'break' outside loop"],
   ['while x:\n    pass\nelse:\n    continue\n', 4, "'continue' not properly in loop"],
   ['nonlocal x\n', 1, 'nonlocal declaration not allowed at module level'],
+  // global/nonlocal against what the scope did before (CPython's symtable), reported on the statement.
+  ['def f():\n    x = 1\n    global x\n', 3, "name 'x' is assigned to before global declaration"],
+  ['counter = 0\ndef f():\n    counter += 1\n    global counter\n', 4, "name 'counter' is assigned to before global declaration"],
+  ['def f():\n    print(x)\n    global x\n', 3, "name 'x' is used prior to global declaration"],
+  ['def f():\n    x.y = 1\n    global x\n', 3, "name 'x' is used prior to global declaration"],
+  ['def f():\n    print(f"{x}")\n    global x\n', 3, "name 'x' is used prior to global declaration"],
+  ['def f(x):\n    global x\n', 2, "name 'x' is parameter and global"],
+  ['def f(*, x):\n    nonlocal x\n', 2, "name 'x' is parameter and nonlocal"],
+  ['def f():\n    x: int\n    global x\n', 3, "annotated name 'x' can't be global"],
+  ['def f():\n    global x\n    x: int = 1\n', 3, "annotated name 'x' can't be global"],
+  ['class C:\n    x = 1\n    global x\n', 3, "name 'x' is assigned to before global declaration"],
+  ['def f():\n    for x in y:\n        pass\n    global x\n', 4, "name 'x' is assigned to before global declaration"],
+  ['def f():\n    del x\n    global x\n', 3, "name 'x' is assigned to before global declaration"],
+  ['def f():\n    with a as x:\n        pass\n    global x\n', 4, "name 'x' is assigned to before global declaration"],
+  ['def f():\n    try:\n        pass\n    except E as x:\n        pass\n    global x\n', 6, "name 'x' is assigned to before global declaration"],
+  ['def f():\n    match y:\n        case [1, *x]:\n            pass\n    global x\n', 5, "name 'x' is assigned to before global declaration"],
+  ['def f():\n    [(x := 1) for i in y]\n    global x\n', 3, "name 'x' is assigned to before global declaration"],
+  ['def f():\n    def x():\n        pass\n    global x\n', 4, "name 'x' is assigned to before global declaration"],
+  ['def g():\n    x = 1\n    def f():\n        x = 2\n        nonlocal x\n', 5, "name 'x' is assigned to before nonlocal declaration"],
+  ['def f():\n    nonlocal x\n', 2, "no binding for nonlocal 'x' found"],
+  ['class C:\n    x = 1\n    def f(self):\n        nonlocal x\n', 4, "no binding for nonlocal 'x' found"],
+  ['def g():\n    global x\n    def f():\n        nonlocal x\n', 4, "no binding for nonlocal 'x' found"],
+  ['def g():\n    x = 1\n    def f():\n        global x\n        nonlocal x\n', 4, "name 'x' is nonlocal and global"],
   ['def f():\n    from os import *\n', 2, 'import * only allowed at module level'],
   ["x = b'a' 'b'\n", 1, 'cannot mix bytes and nonbytes literals'],
   ["x = b'é'\n", 1, 'bytes can only contain ASCII literal characters'],
@@ -129,6 +152,13 @@ const VALID = [
   'x = (\n    1,  # comment\n    2,\n)\n',
   'if x:  # comment\n    pass\n',
   'def f(a, /, b=1, *, c, **d):\n    nonlocal_ = 1\n',
+  // global/nonlocal that CPython accepts: after an import, twice, after uses in nested scopes, a
+  // nonlocal bound later or further out, a keyword pattern's attribute name, the wildcard.
+  'def f():\n    import x\n    global x, y\n    global y\n    x = 1\n',
+  'def f():\n    [x for x in y]\n    lambda: x\n    def g():\n        return x\n    global x\n',
+  'def g():\n    def f():\n        def h():\n            nonlocal x\n    x = 2\n',
+  'def g(a):\n    import os\n    def f():\n        nonlocal a, os\n        a = os = 1\n',
+  'def f():\n    match y:\n        case C(x=1) | _:\n            pass\n    global x, _\n',
   '"""doc"""\nfrom __future__ import annotations\nimport os\n',
   'x = "a" \\\n    "b"\n',
   'class A:\n    def f(self):\n        return super().f()\n',
@@ -165,6 +195,13 @@ describe('python-syntax', () => {
     const p = syntaxAll(src)[0];
     assert.equal(src.slice(p.start, p.end), '(');
     assert.equal(p.message, "'(' was never closed");
+  });
+
+  it('reports a misplaced global or nonlocal on the whole statement, as CPython does', () => {
+    const src = 'def execute(variables):\n    total = 0\n    global total, other\n    return ""\n';
+    const p = syntaxAll(src)[0];
+    assert.equal(src.slice(p.start, p.end), 'global total, other');
+    assert.equal(p.message, "name 'total' is assigned to before global declaration");
   });
 
   it('reports independent errors of separate top-level statements, one each', () => {

@@ -76,6 +76,26 @@ interface Scope {
   returnsWithValue?: { start: number; end: number }[];
   /** Comprehension kind for messages ('list comprehension'…). */
   what?: string;
+  /** The scope this one is nested in (undefined for the module). */
+  parent?: Scope;
+  /** Names seen in this scope, with their SymbolFlags (kept only where `global`/`nonlocal` occur). */
+  symbols?: Map<string, number>;
+  /** This scope's `global` and `nonlocal` statements, for the checks made once the chunk is walked. */
+  directives?: { name: string; from: number; to: number }[];
+}
+
+/**
+ * How a name occurs in a scope, after CPython's symtable: only what its checks of `global` and
+ * `nonlocal` statements read (an import binds a name but is no error before `global`).
+ */
+const enum SymbolFlag {
+  Use = 1,
+  Local = 2,
+  Param = 4,
+  Annotated = 8,
+  Global = 16,
+  Nonlocal = 32,
+  Import = 64,
 }
 
 /** Child nodes, comments left out. */
@@ -206,6 +226,15 @@ export class ChunkAnalyzer {
   private semantic?: RelProblem;
   private readonly scopes: Scope[] = [{ kind: 'module', async: false, loop: false }];
   private guardDepth = 0;
+  /**
+   * Whether names are tracked per scope: only chunks that mention `global` or `nonlocal` can break
+   * CPython's rules for them, so other chunks skip the bookkeeping.
+   */
+  private readonly tracksNames: boolean;
+  /** Positions of the names that occurrences bind (walked again as expressions, they are no use). */
+  private readonly bindings = new Set<number>();
+  /** Function and class scopes holding `global`/`nonlocal` statements. */
+  private readonly declaring: Scope[] = [];
 
   /**
    * @param src the whole source; `base` the chunk's offset in it; `text` the chunk's text
@@ -217,7 +246,9 @@ export class ChunkAnalyzer {
     private readonly text: string,
     private readonly nodes: SyntaxNode[],
     private readonly lineBase: number,
-  ) {}
+  ) {
+    this.tracksNames = /\b(?:global|nonlocal)\b/.test(text);
+  }
 
   run(): ChunkFacts {
     const lexed = lex(this.text);
@@ -242,6 +273,7 @@ export class ChunkAnalyzer {
       if (err) this.parseErrorAt(err);
       this.statement(node);
     }
+    this.checkDeclarations();
     const lexError: RelProblem | undefined = lexed.error && {
       code: 'python-syntax',
       start: lexed.error.start,
@@ -357,6 +389,80 @@ export class ChunkAnalyzer {
     return undefined;
   }
 
+  private enter(scope: Scope): void {
+    scope.parent = this.scope;
+    this.scopes.push(scope);
+  }
+
+  /**
+   * Records how `name` occurs in `scope`. Module-level names are not kept: a chunk sees only its own
+   * top-level statements, and `global` at module level (legal, and a no-op) is checked nowhere.
+   */
+  private note(scope: Scope, name: string, flag: SymbolFlag): void {
+    if (!this.tracksNames || scope.kind === 'module') return;
+    const symbols = (scope.symbols ??= new Map());
+    symbols.set(name, (symbols.get(name) ?? 0) | flag);
+  }
+
+  /** A name bound here (assigned, deleted, defined, captured …) in the current scope, or `scope`. */
+  private bind(node: SyntaxNode, flag: SymbolFlag = SymbolFlag.Local, scope = this.scope): void {
+    if (!this.tracksNames) return;
+    this.bindings.add(node.from);
+    this.note(scope, this.t(node), flag);
+  }
+
+  /** `global`/`nonlocal` names: CPython's checks against what the scope already did with them. */
+  private declaration(node: SyntaxNode): void {
+    const nonlocal = /^nonlocal\b/.test(this.t(node));
+    const scope = this.scope;
+    if (nonlocal && scope.kind === 'module') return this.error(node.from, node.to, 'nonlocal declaration not allowed at module level');
+    if (scope.kind === 'module') return;
+    const what = nonlocal ? 'nonlocal' : 'global';
+    for (const k of children(node)) {
+      if (k.name !== 'VariableName') continue;
+      const name = this.t(k);
+      const seen = scope.symbols?.get(name) ?? 0;
+      if (seen & SymbolFlag.Param) this.error(node.from, node.to, `name '${name}' is parameter and ${what}`);
+      else if (seen & SymbolFlag.Use) this.error(node.from, node.to, `name '${name}' is used prior to ${what} declaration`);
+      else if (seen & SymbolFlag.Annotated) this.error(node.from, node.to, `annotated name '${name}' can't be ${what}`);
+      else if (seen & SymbolFlag.Local) this.error(node.from, node.to, `name '${name}' is assigned to before ${what} declaration`);
+      this.note(scope, name, nonlocal ? SymbolFlag.Nonlocal : SymbolFlag.Global);
+      if (!scope.directives) this.declaring.push(scope);
+      (scope.directives ??= []).push({ name, from: node.from, to: node.to });
+    }
+  }
+
+  /**
+   * What CPython finds once every scope is known: a name both global and nonlocal in one scope, and
+   * a nonlocal name that no enclosing function binds (its later statements count; classes do not).
+   */
+  private checkDeclarations(): void {
+    for (const scope of this.declaring) {
+      const reported = new Set<string>();
+      for (const d of scope.directives!) {
+        if (reported.has(d.name)) continue;
+        const flags = scope.symbols!.get(d.name)!;
+        if (flags & SymbolFlag.Global && flags & SymbolFlag.Nonlocal) {
+          reported.add(d.name);
+          this.error(d.from, d.to, `name '${d.name}' is nonlocal and global`);
+        } else if (flags & SymbolFlag.Nonlocal && !this.boundOutside(scope, d.name)) {
+          reported.add(d.name);
+          this.error(d.from, d.to, `no binding for nonlocal '${d.name}' found`);
+        }
+      }
+    }
+  }
+
+  private boundOutside(scope: Scope, name: string): boolean {
+    for (let p = scope.parent; p && p.kind !== 'module'; p = p.parent) {
+      if (p.kind === 'class') continue;
+      const flags = p.symbols?.get(name) ?? 0;
+      if (flags & SymbolFlag.Global) return false;
+      if (flags & (SymbolFlag.Local | SymbolFlag.Param | SymbolFlag.Import | SymbolFlag.Nonlocal)) return true;
+    }
+    return false;
+  }
+
   private statement(node: SyntaxNode): void {
     if (node.type.isError) {
       this.parseErrorAt(node);
@@ -388,7 +494,8 @@ export class ChunkAnalyzer {
         if (targets.length === 1 && !this.hasError(targets[0])) {
           let t = targets[0];
           while (t.name === 'ParenthesizedExpression' && t.firstChild?.nextSibling && t.firstChild.nextSibling.name !== ')') t = t.firstChild.nextSibling;
-          if (t.name !== 'VariableName' && t.name !== 'MemberExpression') {
+          if (t.name === 'VariableName') this.bind(t);
+          else if (t.name !== 'MemberExpression') {
             const what = t.name === 'TupleExpression' ? 'tuple' : t.name === 'ArrayExpression' ? 'list' : describe(t, this.src);
             this.error(t.from, t.to, `'${what}' is an illegal expression for augmented assignment`);
           }
@@ -418,7 +525,7 @@ export class ChunkAnalyzer {
         if (!this.scope.loop) this.error(node.from, node.to, "'continue' not properly in loop");
         return;
       case 'ScopeStatement':
-        if (/^nonlocal\b/.test(this.t(node)) && this.scope.kind === 'module') this.error(node.from, node.to, 'nonlocal declaration not allowed at module level');
+        this.declaration(node);
         return;
       case 'DeleteStatement':
         for (const seg of split(children(node).slice(1), ',')) for (const t of seg) this.target(t, 'del');
@@ -538,7 +645,8 @@ export class ChunkAnalyzer {
     });
     const guards = handlers.some((h) => h.bare || h.types.some((t) => /\b(ImportError|ModuleNotFoundError|Exception|BaseException)\b/.test(this.t(t))));
     let first = true;
-    for (const k of kids) {
+    for (const [i, k] of kids.entries()) {
+      if (k.name === 'VariableName' && kids[i - 1]?.name === 'as') this.bind(k);
       if (k.name === 'Body') {
         if (first && guards) {
           this.guardDepth++;
@@ -564,10 +672,11 @@ export class ChunkAnalyzer {
         async: false,
       });
     }
+    if (name) this.bind(name);
     for (const k of kids) {
       if (k.name === 'TypeParamList') this.error(k.from, k.to, 'type parameter lists require Python 3.12 or later');
       if (k.name === 'Body') {
-        this.scopes.push({ kind: 'class', async: false, loop: false });
+        this.enter({ kind: 'class', async: false, loop: false });
         this.body(k);
         this.scopes.pop();
       } else if (k.name === 'ArgList') this.argList(k);
@@ -599,8 +708,10 @@ export class ChunkAnalyzer {
       else if (k.name === 'TypeDef') this.expr(k);
     }
     const paramInfo = params ? this.paramList(params) : [];
+    if (name) this.bind(name);
     const scope: Scope = { kind: 'function', async: isAsync, loop: false, yields: [], returnsWithValue: [] };
-    this.scopes.push(scope);
+    this.enter(scope);
+    for (const p of paramInfo) if (p.kind !== 'marker') this.note(scope, p.name, SymbolFlag.Param);
     if (body) this.body(body);
     this.scopes.pop();
     if (isAsync && scope.yields!.length) {
@@ -912,7 +1023,10 @@ export class ChunkAnalyzer {
           if (t.name === 'TupleExpression') this.error(t.from, t.to, 'only single target (not tuple) can be annotated');
           else if (t.name === 'ArrayExpression') this.error(t.from, t.to, 'only single target (not list) can be annotated');
           else if (t.name !== 'VariableName' && t.name !== 'MemberExpression') this.error(t.from, t.to, 'illegal target for annotation');
-          else this.target(tnodes[0], 'assign');
+          else {
+            if (t === tnodes[0] && t.name === 'VariableName') this.annotated(node, t);
+            this.target(tnodes[0], 'assign');
+          }
         }
       } else this.targetList(tnodes, 'assign');
       if (this.scopes.length === 1 && tnodes.some((n) => n.name === 'VariableName' && this.t(n) === 'execute')) this.facts.boundExecute = true;
@@ -928,6 +1042,17 @@ export class ChunkAnalyzer {
         }
       }
     }
+  }
+
+  /** `name: type [= value]` (not parenthesised): CPython's check against an earlier `global`/`nonlocal`. */
+  private annotated(statement: SyntaxNode, name: SyntaxNode): void {
+    if (!this.tracksNames || this.scope.kind === 'module') return;
+    const text = this.t(name);
+    const seen = this.scope.symbols?.get(text) ?? 0;
+    if (seen & (SymbolFlag.Global | SymbolFlag.Nonlocal)) {
+      this.error(statement.from, statement.to, `annotated name '${text}' can't be ${seen & SymbolFlag.Global ? 'global' : 'nonlocal'}`);
+    }
+    this.bind(name, SymbolFlag.Annotated | SymbolFlag.Local);
   }
 
   /** `x = *a` / `return *a`: a lone starred expression as a value. */
@@ -955,6 +1080,7 @@ export class ChunkAnalyzer {
   private target(node: SyntaxNode, ctx: 'assign' | 'del'): void {
     switch (node.name) {
       case 'VariableName':
+        this.bind(node);
         return;
       case 'MemberExpression':
         this.expr(node);
@@ -997,7 +1123,21 @@ export class ChunkAnalyzer {
     }
     switch (node.name) {
       case 'VariableName':
+        if (this.tracksNames && !this.bindings.has(node.from)) this.note(this.scope, this.t(node), SymbolFlag.Use);
         if (node.to - node.from === 9 && this.t(node) === 'variables') this.variablesUse(node);
+        return;
+      case 'CapturePattern':
+      case 'AsPattern':
+        // `case x`, `case p as x`: the name is bound (`_` is the wildcard, no name).
+        for (let c = node.firstChild; c; c = c.nextSibling) {
+          if (c.name === 'VariableName') {
+            if (this.t(c) !== '_') this.bind(c);
+          } else this.expr(c);
+        }
+        return;
+      case 'KeywordPattern':
+        // `C(attr=pattern)`: `attr` names an attribute, not a variable.
+        for (let c = node.firstChild?.nextSibling ?? null; c; c = c.nextSibling) this.expr(c);
         return;
       case 'String':
       case 'FormatString':
@@ -1033,7 +1173,7 @@ export class ChunkAnalyzer {
         const params = kids.find((k) => k.name === 'ParamList');
         if (params) this.paramList(params);
         const colon = kids.findIndex((k) => k.name === ':');
-        this.scopes.push({ kind: 'lambda', async: false, loop: false, yields: [], returnsWithValue: [] });
+        this.enter({ kind: 'lambda', async: false, loop: false, yields: [], returnsWithValue: [] });
         for (const k of kids.slice(colon + 1)) this.expr(k);
         this.scopes.pop();
         return;
@@ -1051,6 +1191,8 @@ export class ChunkAnalyzer {
           const what = t.name === 'MemberExpression' ? (t.lastChild?.name === ']' ? 'subscript' : 'attribute') : describe(t, this.src);
           this.error(t.from, t.to, `cannot use assignment expressions with ${what}`);
         }
+        // An assignment expression in a comprehension binds in the scope around it.
+        if (t?.name === 'VariableName') this.bind(t, SymbolFlag.Local, this.scopes.filter((s) => s.kind !== 'comprehension').pop());
         this.walkChildren(node);
         return;
       }
@@ -1102,7 +1244,7 @@ export class ChunkAnalyzer {
     for (const p of parts.slice(firstIn + 1, firstIterEnd)) this.expr(p);
     const fn = this.functionScope();
     const outerAsync = !!fn && fn.async && fn.kind === 'function';
-    this.scopes.push({ kind: 'comprehension', async: outerAsync, loop: false, what });
+    this.enter({ kind: 'comprehension', async: outerAsync, loop: false, what });
     const hasAsyncFor = parts.some((k) => k.name === 'async');
     if (hasAsyncFor && !outerAsync && what !== 'generator expression') {
       const a = parts.find((k) => k.name === 'async')!;
@@ -1199,6 +1341,7 @@ export class ChunkAnalyzer {
 
   private importStatement(node: SyntaxNode): void {
     const kids = children(node);
+    if (this.tracksNames) this.importBindings(kids);
     if (this.scopes.length === 1 && /\bexecute\s*(?:,|\)|$)/.test(this.t(node).replace(/^.*\bimport\b/s, ''))) this.facts.boundExecute = true;
     const guarded = this.guardDepth > 0;
     if (kids[0]?.name === 'import') {
@@ -1243,6 +1386,16 @@ export class ChunkAnalyzer {
           relative,
         });
       }
+    }
+  }
+
+  /** The names an import binds: `a` of `import a.b`, `c` of `… as c`, `x` of `from m import x`. */
+  private importBindings(kids: SyntaxNode[]): void {
+    const names = kids[0]?.name === 'from' ? kids.slice(kids.findIndex((k) => k.name === 'import') + 1) : kids.slice(1);
+    for (const seg of split(names, ',')) {
+      const as = seg.findIndex((n) => n.name === 'as');
+      const bound = as >= 0 ? seg[as + 1] : seg.find((n) => n.name === 'VariableName');
+      if (bound?.name === 'VariableName') this.bind(bound, SymbolFlag.Import);
     }
   }
 
