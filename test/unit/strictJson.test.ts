@@ -31,6 +31,23 @@ describe('strict JSON fast path', () => {
     for (const c of cases) agrees(c);
   });
 
+  it('finds control characters around and inside long escaped literals, which are not searched again', () => {
+    const long = 'x\\n'.repeat(3000); // decoded by JSON.parse, so checked there
+    const pieces = [`"${long}"`, `"short"`, `"${'b'.repeat(5000)}"`, `"${long}"`];
+    for (let i = 0; i <= pieces.length; i++) {
+      // A control character in each plain string and between the long ones …
+      for (const at of [0, 1, 2]) {
+        const parts = [...pieces];
+        if (i < parts.length && at < 2) parts[i] = parts[i].slice(0, 1 + at) + '\u0001' + parts[i].slice(1 + at);
+        const text = `[${parts.join(', ')}${i === parts.length ? ', "\u0002"' : ''}]`;
+        agrees(text);
+      }
+    }
+    // … and raw in a long escaped literal.
+    agrees(`["${long}\u0003${long}"]`);
+    agrees(`["${long}", "${long}", "${'c'.repeat(9000)}\u001f"]`);
+  });
+
   it('agrees with JSON.parse on random and mutated JSON', () => {
     const json = fc.jsonValue().map((v) => JSON.stringify(v, null, fc.sample(fc.constantFrom(0, 2, '\t'), 1)[0]));
     const mutated = fc.tuple(json, fc.nat(), fc.constantFrom('', '"', '\\', ',', ':', '{', '}', '[', ']', ' ', '\n', '\t', 'u', '0', '-', 'e', '\u0001', '\ud800')).map(
