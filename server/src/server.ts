@@ -15,6 +15,7 @@ import type { Kind } from './service/kind';
 import { logFailure, runSafe } from './lsp/runSafe';
 import { DefinitionIndex } from './lsp/workspaceIndex';
 import { runInSlices } from './lsp/slices';
+import { analyseAhead } from './lsp/analyseAhead';
 import { warmUpPython } from './lsp/warmUp';
 import { getLanguageService, ModelCache } from './service/languageService';
 import { isRuleCode } from './service/rules';
@@ -75,12 +76,24 @@ connection.onInitialized(() => {
   void index.scanFolders(workspaceFolders).then(
     () => {
       revalidateAll();
-      // Workspaces with smart tools compile the Python analysis while idle, not on the first open.
-      if (index.hasSmartTools()) setTimeout(warmUp, 50);
+      // Workspaces with smart tools analyse them, and compile the Python analysis, while idle: not
+      // on the first open.
+      if (index.hasSmartTools()) setTimeout(() => void analyseWorkspaceTools().then(warmUp), 50);
     },
     (e) => connection.console.error(`Workspace scan failed: ${String(e)}`),
   );
 });
+
+async function analyseWorkspaceTools(): Promise<void> {
+  const started = performance.now();
+  try {
+    const { files, lines } = await analyseAhead(index.smartToolsOnDisk(), service, models, (uri) => documents.get(uri) !== undefined);
+    const what = `${files} smart tool${files === 1 ? '' : 's'} (${lines} lines of Python)`;
+    connection.console.info(`Analysed ${what} of the workspace ahead of opening in ${Math.round(performance.now() - started)} ms`);
+  } catch (e) {
+    logFailure(connection, 'analysis ahead of opening', e);
+  }
+}
 
 function warmUp(): void {
   connection.console.info('Warming the Python analysis up (the workspace has smart tools)');
@@ -190,8 +203,10 @@ documents.onDidClose((e) => {
 
 connection.onDidChangeWatchedFiles(async (params) => {
   for (const change of params.changes) {
-    if (change.type === FileChangeType.Deleted) index.deleteFile(change.uri);
-    else await index.updateFile(change.uri);
+    if (change.type === FileChangeType.Deleted) {
+      index.deleteFile(change.uri);
+      models.unprepare(change.uri);
+    } else await index.updateFile(change.uri);
   }
   revalidateAll();
 });

@@ -381,5 +381,19 @@ export async function runLspBench(files: readonly BenchFile[], root: string, log
     rmSync(folder, { recursive: true, force: true });
   }
 
+  // Server D: the large smart tool is a file of the workspace folder, analysed while idle after
+  // start-up; the user then opens that file.
+  const withLarge = mkdtempSync(join(tmpdir(), 'tooldef-bench-'));
+  try {
+    const path = join(withLarge, 'large-smart.json');
+    writeFileSync(path, largeSmart.text);
+    const { server: d } = await Server.start(root, false, withLarge);
+    await d.waitForLog(/warmed up in (\d+) ms/, 30_000);
+    didOpen.push({ file: 'large-smart (a workspace file, analysed ahead)', ms: await d.open({ ...largeSmart, uri: pathToFileURL(path).href }) });
+    await d.stop();
+  } finally {
+    rmSync(withLarge, { recursive: true, force: true });
+  }
+
   return { coldStart, nodeBaseline, idle, hugeLlmOpen, bothHugeOpen, afterSession, afterSessionGc, didOpen, didChange, requests, completionAfterEdit, warmUpMs };
 }

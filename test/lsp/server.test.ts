@@ -578,6 +578,45 @@ test('on a workspace with smart tools the Python analysis warms up in slices, an
   }
 });
 
+test("smart tools on disk are analysed while idle, so opening one reuses that analysis", async () => {
+  const module = (tag: string, key: string) =>
+    Array.from({ length: 1000 }, (_, i) => `def ${tag}_${i}(value):\n    items = [p.strip() for p in str(value).split(",")]\n    return " ".join(items)\n`).join('\n') +
+    `\ndef execute(variables):\n    return ${tag}_1(variables["${key}"])\n`;
+  const folder = mkdtempSync(join(tmpdir(), 'tooldef-lsp-'));
+  const tool = (tag: string, key: string) => smartToolText(module(tag, key)).replace('"tool_name": "tool"', `"tool_name": "${tag}"`);
+  const onDisk = { a: tool('alpha', 'nmae'), b: tool('beta', 'nmae') };
+  writeFileSync(join(folder, 'alpha.json'), onDisk.a);
+  writeFileSync(join(folder, 'beta.json'), onDisk.b);
+  const client = await LspClient.start({ workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'tools' }] });
+  try {
+    const logged = (pattern: RegExp) => client.log.find((l) => pattern.test(l.message));
+    const deadline = Date.now() + 60_000;
+    while (!logged(/warmed up in \d+ ms/) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.match(logged(/ahead of opening/)?.message ?? client.log.map((l) => l.message).join('\n'), /^Analysed 2 smart tools \(8006 lines of Python\) of the workspace ahead of opening in \d+ ms$/);
+
+    const open = async (u: string, text: string) => {
+      const t0 = performance.now();
+      await client.open(u, text);
+      const ds = await client.waitForDiagnostics(u);
+      return { ms: performance.now() - t0, codes: ds.map((d) => String(d.code)) };
+    };
+    // As on disk: the analysis done ahead gives the diagnostics.
+    const a = await open(pathToFileURL(join(folder, 'alpha.json')).href, onDisk.a);
+    assert.deepEqual(a.codes, ['unknown-variable-key', 'unused-variable']);
+    // Changed since (unsaved edits restored by VS Code): re-parsed from the tree made ahead.
+    const b = await open(pathToFileURL(join(folder, 'beta.json')).href, onDisk.b.replace('nmae', 'name'));
+    assert.deepEqual(b.codes, []);
+    // A file that was not on disk pays for the whole analysis.
+    const fresh = await open(uri('gamma.json'), tool('gamma', 'nmae'));
+    assert.deepEqual(fresh.codes, ['unknown-variable-key', 'unused-variable']);
+    assert.ok(a.ms * 3 < fresh.ms && b.ms * 3 < fresh.ms, `opened in ${a.ms.toFixed(1)} and ${b.ms.toFixed(1)} ms; a new file in ${fresh.ms.toFixed(1)} ms`);
+    assert.ok(!client.log.some((l) => l.type === 1), 'nothing failed');
+  } finally {
+    await client.dispose();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
 test('shutdown then exit ends the server process with status 0', async () => {
   const client = await LspClient.start();
   assert.ok(client.alive);

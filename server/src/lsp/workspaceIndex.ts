@@ -24,6 +24,8 @@ const MAX_FILE_BYTES = 20 * 1024 * 1024;
 export class DefinitionIndex implements WorkspaceIndex {
   private readonly onDisk = new Map<string, Entry>();
   private readonly open = new Map<string, Entry | null>();
+  /** Last modification time of each smart tool on disk. */
+  private readonly modified = new Map<string, number>();
 
   toolsNamed(name: string, exceptUri: string): RelatedLocation[] {
     const out: RelatedLocation[] = [];
@@ -48,8 +50,12 @@ export class DefinitionIndex implements WorkspaceIndex {
 
   /** Whether any definition on disk is a smart tool (worth warming the Python analysis up for). */
   hasSmartTools(): boolean {
-    for (const e of this.onDisk.values()) if (e.kind === 'smart') return true;
-    return false;
+    return this.modified.size > 0;
+  }
+
+  /** The smart tools on disk, most recently modified first (the likeliest to be opened next). */
+  smartToolsOnDisk(): string[] {
+    return [...this.modified].sort((a, b) => b[1] - a[1]).map(([uri]) => uri);
   }
 
   closeDocument(uri: string): void {
@@ -87,13 +93,16 @@ export class DefinitionIndex implements WorkspaceIndex {
       const entry = mayBeDefinition(text) ? entryOf(new ToolModel(TextDocument.create(uri, 'json', 0, text))) : null;
       if (entry) this.onDisk.set(uri, entry);
       else this.onDisk.delete(uri);
+      if (entry?.kind === 'smart') this.modified.set(uri, stat.mtimeMs);
+      else this.modified.delete(uri);
     } catch {
-      this.onDisk.delete(uri);
+      this.deleteFile(uri);
     }
   }
 
   deleteFile(uri: string): void {
     this.onDisk.delete(uri);
+    this.modified.delete(uri);
   }
 }
 

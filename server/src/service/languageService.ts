@@ -75,24 +75,42 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
   };
 }
 
-/** Keeps the parsed model of the latest version of each open document: one parse per version. */
+/**
+ * Keeps the parsed model of the latest version of each open document: one parse per version. Models
+ * of files analysed before they were opened (`prepare`) seed the first model of their document, so
+ * that opening them reuses the embedded-Python analysis (re-parsing only what differs).
+ */
 export class ModelCache {
   private readonly models = new Map<string, ToolModel>();
+  private readonly prepared = new Map<string, ToolModel>();
 
   constructor(private readonly service: LanguageService) {}
 
   get(document: TextDocument, forcedKind?: Kind): ToolModel {
     const cached = this.models.get(document.uri);
     if (cached && cached.version === document.version && cached.document === document && cached.forcedKind === forcedKind) return cached;
-    const model = this.service.parse(document, forcedKind, cached);
+    const previous = cached ?? this.prepared.get(document.uri);
+    this.prepared.delete(document.uri);
+    const model = this.service.parse(document, forcedKind, previous);
     this.models.set(document.uri, model);
     return model;
+  }
+
+  /** Keeps the model of a file that is not open (its analysis done) for when it is opened. */
+  prepare(model: ToolModel): void {
+    if (!this.models.has(model.document.uri)) this.prepared.set(model.document.uri, model);
+  }
+
+  /** Drops what `prepare` kept for `uri` (the file was deleted). */
+  unprepare(uri: string): void {
+    this.prepared.delete(uri);
   }
 
   delete(uri: string): void {
     this.models.delete(uri);
   }
 
+  /** Forgets the open documents' models (the next request parses again); prepared ones are kept. */
   clear(): void {
     this.models.clear();
   }
