@@ -2,7 +2,7 @@
 // error-tolerant grammar or a naive checker gets wrong. The differential test covers the breadth.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { analyzePython, firstCPythonError, type PyProblem } from '../../server/src/service/python/index';
+import { analyzePython, firstCPythonError, PythonDocument, type PyProblem } from '../../server/src/service/python/index';
 import { lex } from '../../server/src/service/python/lexer';
 
 const EXEC = '\ndef execute(variables):\n    return ""\n';
@@ -84,6 +84,13 @@ const INVALID: [string, number, string][] = [
   ['nonlocal x\n', 1, 'nonlocal declaration not allowed at module level'],
   // global/nonlocal against what the scope did before (CPython's symtable), reported on the statement.
   ['def f():\n    x = 1\n    global x\n', 3, "name 'x' is assigned to before global declaration"],
+  // At module level, across top-level statements (analysed apart).
+  ['x = 1\n\n\ndef f():\n    pass\n\n\nglobal x\n', 8, "name 'x' is assigned to before global declaration"],
+  ['print(x)\nglobal x\n', 2, "name 'x' is used prior to global declaration"],
+  ['def f(a=x):\n    pass\nglobal x\n', 3, "name 'x' is used prior to global declaration"],
+  ['x: int = 1\nglobal x\n', 2, "annotated name 'x' can't be global"],
+  ['class C:\n    pass\nglobal C\n', 3, "name 'C' is assigned to before global declaration"],
+  ['x = 1; global x\n', 1, "name 'x' is assigned to before global declaration"],
   ['counter = 0\ndef f():\n    counter += 1\n    global counter\n', 4, "name 'counter' is assigned to before global declaration"],
   ['def f():\n    print(x)\n    global x\n', 3, "name 'x' is used prior to global declaration"],
   ['def f():\n    x.y = 1\n    global x\n', 3, "name 'x' is used prior to global declaration"],
@@ -159,6 +166,7 @@ const VALID = [
   'def g():\n    def f():\n        def h():\n            nonlocal x\n    x = 2\n',
   'def g(a):\n    import os\n    def f():\n        nonlocal a, os\n        a = os = 1\n',
   'def f():\n    match y:\n        case C(x=1) | _:\n            pass\n    global x, _\n',
+  'import x\nglobal x, y\ny = 1\ny: int = 2\n[z for z in x]\nglobal z\ndef f():\n    w = 1\nglobal w\n',
   '"""doc"""\nfrom __future__ import annotations\nimport os\n',
   'x = "a" \\\n    "b"\n',
   'class A:\n    def f(self):\n        return super().f()\n',
@@ -202,6 +210,17 @@ describe('python-syntax', () => {
     const p = syntaxAll(src)[0];
     assert.equal(src.slice(p.start, p.end), 'global total, other');
     assert.equal(p.message, "name 'total' is assigned to before global declaration");
+  });
+
+  it('checks a module-level global against earlier statements after an edit elsewhere', () => {
+    const doc = new PythonDocument();
+    const before = 'x = 1\n\n\ndef execute(variables):\n    return ""\n';
+    assert.deepEqual(doc.update(before).problems, []);
+    const after = `${before}\n\nglobal x\n`; // the earlier statements' analysis is reused
+    const p = doc.update(after).problems.find((q) => q.code === 'python-syntax');
+    assert.equal(p?.message, "name 'x' is assigned to before global declaration");
+    assert.equal(after.slice(p.start, p.end), 'global x');
+    assert.deepEqual(doc.update(after.replace('x = 1', 'y = 1')).problems, []);
   });
 
   it('reports independent errors of separate top-level statements, one each', () => {

@@ -50,6 +50,12 @@ export interface ChunkFacts {
   first: 'docstring' | 'future' | 'other' | 'none';
   /** `from __future__ import …` statements after the first statement of the chunk. */
   futures: { start: number; end: number }[];
+  /**
+   * Module-level names of the chunk with their SymbolFlags, and its module-level `global` statements
+   * with the flags their names had earlier in the chunk: the module's own check spans chunks.
+   */
+  moduleNames?: Map<string, number>;
+  moduleGlobals?: { name: string; start: number; end: number; before: number }[];
 }
 
 const FUTURE_FEATURES = new Set([
@@ -88,7 +94,7 @@ interface Scope {
  * How a name occurs in a scope, after CPython's symtable: only what its checks of `global` and
  * `nonlocal` statements read (an import binds a name but is no error before `global`).
  */
-const enum SymbolFlag {
+export const enum SymbolFlag {
   Use = 1,
   Local = 2,
   Param = 4,
@@ -96,6 +102,19 @@ const enum SymbolFlag {
   Global = 16,
   Nonlocal = 32,
   Import = 64,
+}
+
+/**
+ * CPython's error for a `global`/`nonlocal` of `name` in a scope where it already occurred as `seen`
+ * (SymbolFlags), or undefined: its symtable checks these in this order.
+ */
+export function declarationError(name: string, seen: number, nonlocal: boolean): string | undefined {
+  const what = nonlocal ? 'nonlocal' : 'global';
+  if (seen & SymbolFlag.Param) return `name '${name}' is parameter and ${what}`;
+  if (seen & SymbolFlag.Use) return `name '${name}' is used prior to ${what} declaration`;
+  if (seen & SymbolFlag.Annotated) return `annotated name '${name}' can't be ${what}`;
+  if (seen & SymbolFlag.Local) return `name '${name}' is assigned to before ${what} declaration`;
+  return undefined;
 }
 
 /** Child nodes, comments left out. */
@@ -227,8 +246,9 @@ export class ChunkAnalyzer {
   private readonly scopes: Scope[] = [{ kind: 'module', async: false, loop: false }];
   private guardDepth = 0;
   /**
-   * Whether names are tracked per scope: only chunks that mention `global` or `nonlocal` can break
-   * CPython's rules for them, so other chunks skip the bookkeeping.
+   * Whether names are tracked in function and class scopes: only chunks that mention `global` or
+   * `nonlocal` can break CPython's rules there, so other chunks skip the bookkeeping. Module-level
+   * names are always tracked: a `global` in a later chunk may need them.
    */
   private readonly tracksNames: boolean;
   /** Positions of the names that occurrences bind (walked again as expressions, they are no use). */
@@ -274,6 +294,8 @@ export class ChunkAnalyzer {
       this.statement(node);
     }
     this.checkDeclarations();
+    const moduleNames = this.scopes[0].symbols;
+    if (moduleNames) this.facts.moduleNames = moduleNames;
     const lexError: RelProblem | undefined = lexed.error && {
       code: 'python-syntax',
       start: lexed.error.start,
@@ -394,19 +416,20 @@ export class ChunkAnalyzer {
     this.scopes.push(scope);
   }
 
-  /**
-   * Records how `name` occurs in `scope`. Module-level names are not kept: a chunk sees only its own
-   * top-level statements, and `global` at module level (legal, and a no-op) is checked nowhere.
-   */
+  private tracking(scope: Scope): boolean {
+    return this.tracksNames || scope.kind === 'module';
+  }
+
+  /** Records how `name` occurs in `scope`. */
   private note(scope: Scope, name: string, flag: SymbolFlag): void {
-    if (!this.tracksNames || scope.kind === 'module') return;
+    if (!this.tracking(scope)) return;
     const symbols = (scope.symbols ??= new Map());
     symbols.set(name, (symbols.get(name) ?? 0) | flag);
   }
 
   /** A name bound here (assigned, deleted, defined, captured …) in the current scope, or `scope`. */
   private bind(node: SyntaxNode, flag: SymbolFlag = SymbolFlag.Local, scope = this.scope): void {
-    if (!this.tracksNames) return;
+    if (!this.tracking(scope)) return;
     this.bindings.add(node.from);
     this.note(scope, this.t(node), flag);
   }
@@ -416,17 +439,18 @@ export class ChunkAnalyzer {
     const nonlocal = /^nonlocal\b/.test(this.t(node));
     const scope = this.scope;
     if (nonlocal && scope.kind === 'module') return this.error(node.from, node.to, 'nonlocal declaration not allowed at module level');
-    if (scope.kind === 'module') return;
-    const what = nonlocal ? 'nonlocal' : 'global';
     for (const k of children(node)) {
       if (k.name !== 'VariableName') continue;
       const name = this.t(k);
       const seen = scope.symbols?.get(name) ?? 0;
-      if (seen & SymbolFlag.Param) this.error(node.from, node.to, `name '${name}' is parameter and ${what}`);
-      else if (seen & SymbolFlag.Use) this.error(node.from, node.to, `name '${name}' is used prior to ${what} declaration`);
-      else if (seen & SymbolFlag.Annotated) this.error(node.from, node.to, `annotated name '${name}' can't be ${what}`);
-      else if (seen & SymbolFlag.Local) this.error(node.from, node.to, `name '${name}' is assigned to before ${what} declaration`);
       this.note(scope, name, nonlocal ? SymbolFlag.Nonlocal : SymbolFlag.Global);
+      if (scope.kind === 'module') {
+        // Earlier chunks count too: document.ts makes this check once all chunks are known.
+        (this.facts.moduleGlobals ??= []).push({ name, start: this.rel(node.from), end: this.rel(node.to), before: seen });
+        continue;
+      }
+      const message = declarationError(name, seen, nonlocal);
+      if (message) this.error(node.from, node.to, message);
       if (!scope.directives) this.declaring.push(scope);
       (scope.directives ??= []).push({ name, from: node.from, to: node.to });
     }
@@ -1046,10 +1070,11 @@ export class ChunkAnalyzer {
 
   /** `name: type [= value]` (not parenthesised): CPython's check against an earlier `global`/`nonlocal`. */
   private annotated(statement: SyntaxNode, name: SyntaxNode): void {
-    if (!this.tracksNames || this.scope.kind === 'module') return;
+    if (!this.tracking(this.scope)) return;
     const text = this.t(name);
     const seen = this.scope.symbols?.get(text) ?? 0;
-    if (seen & (SymbolFlag.Global | SymbolFlag.Nonlocal)) {
+    // At module level an annotation after `global` is allowed.
+    if (this.scope.kind !== 'module' && seen & (SymbolFlag.Global | SymbolFlag.Nonlocal)) {
       this.error(statement.from, statement.to, `annotated name '${text}' can't be ${seen & SymbolFlag.Global ? 'global' : 'nonlocal'}`);
     }
     this.bind(name, SymbolFlag.Annotated | SymbolFlag.Local);
@@ -1123,7 +1148,7 @@ export class ChunkAnalyzer {
     }
     switch (node.name) {
       case 'VariableName':
-        if (this.tracksNames && !this.bindings.has(node.from)) this.note(this.scope, this.t(node), SymbolFlag.Use);
+        if (this.tracking(this.scope) && !this.bindings.has(node.from)) this.note(this.scope, this.t(node), SymbolFlag.Use);
         if (node.to - node.from === 9 && this.t(node) === 'variables') this.variablesUse(node);
         return;
       case 'CapturePattern':
@@ -1341,7 +1366,7 @@ export class ChunkAnalyzer {
 
   private importStatement(node: SyntaxNode): void {
     const kids = children(node);
-    if (this.tracksNames) this.importBindings(kids);
+    if (this.tracking(this.scope)) this.importBindings(kids);
     if (this.scopes.length === 1 && /\bexecute\s*(?:,|\)|$)/.test(this.t(node).replace(/^.*\bimport\b/s, ''))) this.facts.boundExecute = true;
     const guarded = this.guardDepth > 0;
     if (kids[0]?.name === 'import') {

@@ -3,7 +3,7 @@
 // (≲ 1 ms) and the analysis of the edited top-level statement only.
 import { TreeFragment, type SyntaxNode, type Tree, type ChangedRange } from '@lezer/common';
 import { parser } from './grammar/parser';
-import { ChunkAnalyzer, type ChunkFacts, type RelProblem } from './analyze';
+import { ChunkAnalyzer, declarationError, type ChunkFacts, type RelProblem } from './analyze';
 import { lex } from './lexer';
 import type { PyProblem, PythonFacts, FunctionInfo } from './types';
 import { finish, type Steps } from '../steps';
@@ -138,6 +138,8 @@ export class PythonDocument {
     let boundExecute = false;
     // `from __future__` imports may follow only a docstring, comments and other futures.
     let futuresAllowed = true;
+    // How each module-level name occurred in the chunks so far, for module-level `global` statements.
+    const moduleNames = new Map<string, number>();
     let statements = 0;
     let broken = false;
     let clean = true;
@@ -166,6 +168,13 @@ export class PythonDocument {
       if (f.tokenError || f.parseError) broken = true;
       if (f.parseError) problems.push(shift(f.parseError));
       else if (f.compileError) problems.push(shift(f.compileError));
+      if (!f.parseError && !f.tokenError) {
+        for (const g of f.moduleGlobals ?? []) {
+          const message = declarationError(g.name, (moduleNames.get(g.name) ?? 0) | g.before, false);
+          if (message) problems.push({ code: 'python-syntax', start: g.start + base, end: g.end + base, message, data: { stage: 'compiler' } });
+        }
+      }
+      for (const [name, flags] of f.moduleNames ?? []) moduleNames.set(name, (moduleNames.get(name) ?? 0) | flags);
       if (f.first !== 'none') {
         if (f.first === 'future') {
           if (!futuresAllowed) problems.push({ code: 'python-syntax', start: base, end: ch.to, message: 'from __future__ imports must occur at the beginning of the file' });
