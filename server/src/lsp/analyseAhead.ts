@@ -7,8 +7,11 @@ import { runInSlices } from './slices';
 
 /** What is kept for files not open is bounded: at most this many files … */
 const MAX_FILES = 8;
-/** … holding at most this much tool_code in all (a 5,000-line tool_code is about 200,000 characters). */
-const MAX_CODE_CHARS = 1_500_000;
+/**
+ * … holding at most this much tool_code in all: a 5,000-line tool_code is about 200,000 characters,
+ * and its analysis (syntax tree, facts per statement) keeps 7-15 MB of the server's memory.
+ */
+const MAX_CODE_CHARS = 600_000;
 
 /**
  * Analyses the embedded Python of smart tools on disk while the server is idle, in slices like any
