@@ -84,7 +84,7 @@ interface Scope {
   what?: string;
   /** The scope this one is nested in (undefined for the module). */
   parent?: Scope;
-  /** Names seen in this scope, with their SymbolFlags (kept only where `global`/`nonlocal` occur). */
+  /** Names seen in this scope with their SymbolFlags (see ChunkAnalyzer.tracksNames for where). */
   symbols?: Map<string, number>;
   /** This scope's `global` and `nonlocal` statements, for the checks made once the chunk is walked. */
   directives?: { name: string; from: number; to: number }[];
@@ -94,7 +94,7 @@ interface Scope {
  * How a name occurs in a scope, after CPython's symtable: only what its checks of `global` and
  * `nonlocal` statements read (an import binds a name but is no error before `global`).
  */
-export const enum SymbolFlag {
+const enum SymbolFlag {
   Use = 1,
   Local = 2,
   Param = 4,
