@@ -98,7 +98,7 @@ async function analyseWorkspaceTools(): Promise<void> {
 function warmUp(): void {
   connection.console.info('Warming the Python analysis up (the workspace has smart tools)');
   const started = performance.now();
-  runInSlices(warmUpPython(service), () => false).then(
+  runInSlices(warmUpPython(service), () => false, 'background').then(
     () => connection.console.info(`Python analysis warmed up in ${Math.round(performance.now() - started)} ms`),
     (e) => logFailure(connection, 'warm-up', e),
   );

@@ -42,7 +42,7 @@ export async function analyseAhead(
     const code = child(model.metadata, 'tool_code');
     if (model.kind !== 'smart' || code?.type !== 'string' || chars + code.length > MAX_CODE_CHARS) continue;
     const steps = model.pythonSteps();
-    if (steps && !(await runInSlices(steps, () => isOpen(uri)))) continue;
+    if (steps && !(await runInSlices(steps, () => isOpen(uri), 'background'))) continue;
     if (isOpen(uri)) continue;
     cache.prepare(model);
     files++;
