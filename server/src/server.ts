@@ -18,6 +18,7 @@ import { runInSlices } from './lsp/slices';
 import { analyseAhead } from './lsp/analyseAhead';
 import { warmUpPython } from './lsp/warmUp';
 import { getLanguageService, ModelCache } from './service/languageService';
+import { fileKey } from './service/fileKey';
 import { isRuleCode } from './service/rules';
 import { SEMANTIC_LEGEND } from './service/semanticTokens';
 
@@ -87,7 +88,8 @@ connection.onInitialized(() => {
 async function analyseWorkspaceTools(): Promise<void> {
   const started = performance.now();
   try {
-    const { files, lines } = await analyseAhead(index.smartToolsOnDisk(), service, models, (uri) => documents.get(uri) !== undefined);
+    const isOpen = (uri: string) => documents.all().some((d) => fileKey(d.uri) === fileKey(uri));
+    const { files, lines } = await analyseAhead(index.smartToolsOnDisk(), service, models, isOpen);
     const what = `${files} smart tool${files === 1 ? '' : 's'} (${lines} lines of Python)`;
     connection.console.info(`Analysed ${what} of the workspace ahead of opening in ${Math.round(performance.now() - started)} ms`);
   } catch (e) {

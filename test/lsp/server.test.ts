@@ -617,6 +617,27 @@ test("smart tools on disk are analysed while idle, so opening one reuses that an
   }
 });
 
+test('a workspace file opened under VS Code\'s spelling of its URI is the same file, not a duplicate of itself', async () => {
+  // VS Code percent-encodes `@`, `+` and `,` in paths (and a Windows drive's colon); Node's
+  // pathToFileURL, which the workspace scan uses, does not.
+  const folder = mkdtempSync(join(tmpdir(), 'tooldef-lsp-a@b+c,d-'));
+  const text = smartToolText('def execute(variables):\n    return variables["name"]\n').replace('"tool_name": "tool"', '"tool_name": "same"');
+  writeFileSync(join(folder, 'same.json'), text);
+  const client = await LspClient.start({ workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'tools' }] });
+  try {
+    const deadline = Date.now() + 60_000;
+    while (!client.log.some((l) => /warmed up in \d+ ms/.test(l.message)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.match(client.log.find((l) => /ahead of opening/.test(l.message))?.message ?? '', /^Analysed 1 smart tool /);
+    const vscodeUri = 'file://' + join(folder, 'same.json').split('/').map(encodeURIComponent).join('/');
+    assert.notEqual(vscodeUri, pathToFileURL(join(folder, 'same.json')).href);
+    await client.open(vscodeUri, text);
+    assert.deepEqual((await client.waitForDiagnostics(vscodeUri)).map((d) => d.code), []);
+  } finally {
+    await client.dispose();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
 test('shutdown then exit ends the server process with status 0', async () => {
   const client = await LspClient.start();
   assert.ok(client.alive);

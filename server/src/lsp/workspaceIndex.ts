@@ -2,11 +2,14 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { fileKey } from '../service/fileKey';
 import { mayBeDefinition } from '../service/kind';
 import { ToolModel } from '../service/model';
 import type { RelatedLocation, WorkspaceIndex } from '../service/validation/context';
 
 interface Entry {
+  /** The URI as given (the maps are keyed by `fileKey`). */
+  readonly uri: string;
   readonly kind: 'smart' | 'llm';
   readonly name: string;
   readonly line: number;
@@ -19,7 +22,8 @@ const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
 /**
  * Tool names of the definition files in the workspace folders, for `duplicate-tool-name`.
- * Open documents override what is on disk.
+ * Open documents override what is on disk. Files are keyed by `fileKey`: the editor and the scan
+ * spell some URIs differently.
  */
 export class DefinitionIndex implements WorkspaceIndex {
   private readonly onDisk = new Map<string, Entry>();
@@ -29,22 +33,24 @@ export class DefinitionIndex implements WorkspaceIndex {
 
   toolsNamed(name: string, exceptUri: string): RelatedLocation[] {
     const out: RelatedLocation[] = [];
+    const except = fileKey(exceptUri);
     const seen = new Set<string>();
-    const consider = (uri: string, e: Entry | null | undefined): void => {
-      if (seen.has(uri)) return;
-      seen.add(uri);
-      if (e && e.name === name && uri !== exceptUri) out.push({ uri, line: e.line, character: e.character, message: `also named "${name}" here` });
+    const consider = (key: string, e: Entry | null | undefined): void => {
+      if (seen.has(key)) return;
+      seen.add(key);
+      if (e && e.name === name && key !== except) out.push({ uri: e.uri, line: e.line, character: e.character, message: `also named "${name}" here` });
     };
-    for (const [uri, e] of this.open) consider(uri, e);
-    for (const [uri, e] of this.onDisk) consider(uri, e);
+    for (const [key, e] of this.open) consider(key, e);
+    for (const [key, e] of this.onDisk) consider(key, e);
     return out;
   }
 
   /** Records an open document's current name; returns true when the name changed. */
   setOpen(model: ToolModel): boolean {
+    const key = fileKey(model.document.uri);
     const entry = entryOf(model);
-    const before = this.open.get(model.document.uri) ?? this.onDisk.get(model.document.uri);
-    this.open.set(model.document.uri, entry);
+    const before = this.open.get(key) ?? this.onDisk.get(key);
+    this.open.set(key, entry);
     return before?.name !== entry?.name;
   }
 
@@ -55,11 +61,11 @@ export class DefinitionIndex implements WorkspaceIndex {
 
   /** The smart tools on disk, most recently modified first (the likeliest to be opened next). */
   smartToolsOnDisk(): string[] {
-    return [...this.modified].sort((a, b) => b[1] - a[1]).map(([uri]) => uri);
+    return [...this.modified].sort((a, b) => b[1] - a[1]).map(([key]) => this.onDisk.get(key)!.uri);
   }
 
   closeDocument(uri: string): void {
-    this.open.delete(uri);
+    this.open.delete(fileKey(uri));
   }
 
   async scanFolders(folders: readonly string[]): Promise<void> {
@@ -85,24 +91,25 @@ export class DefinitionIndex implements WorkspaceIndex {
   }
 
   async updateFile(uri: string): Promise<void> {
+    const key = fileKey(uri);
     try {
       const path = fileURLToPath(uri);
       const stat = await fs.stat(path);
       if (stat.size > MAX_FILE_BYTES) return;
       const text = await fs.readFile(path, 'utf8');
       const entry = mayBeDefinition(text) ? entryOf(new ToolModel(TextDocument.create(uri, 'json', 0, text))) : null;
-      if (entry) this.onDisk.set(uri, entry);
-      else this.onDisk.delete(uri);
-      if (entry?.kind === 'smart') this.modified.set(uri, stat.mtimeMs);
-      else this.modified.delete(uri);
+      if (entry) this.onDisk.set(key, entry);
+      else this.onDisk.delete(key);
+      if (entry?.kind === 'smart') this.modified.set(key, stat.mtimeMs);
+      else this.modified.delete(key);
     } catch {
       this.deleteFile(uri);
     }
   }
 
   deleteFile(uri: string): void {
-    this.onDisk.delete(uri);
-    this.modified.delete(uri);
+    this.onDisk.delete(fileKey(uri));
+    this.modified.delete(fileKey(uri));
   }
 }
 
@@ -110,5 +117,5 @@ function entryOf(model: ToolModel): Entry | null {
   const node = model.toolNameNode;
   if (!model.kind || !node || !node.value) return null;
   const pos = model.document.positionAt(node.offset);
-  return { kind: model.kind, name: node.value as string, line: pos.line, character: pos.character };
+  return { uri: model.document.uri, kind: model.kind, name: node.value as string, line: pos.line, character: pos.character };
 }

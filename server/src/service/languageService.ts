@@ -3,6 +3,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CompletionList, Diagnostic, DocumentHighlight, DocumentSymbol, FoldingRange, Hover, Location, Position, Range, SelectionRange, TextEdit } from 'vscode-languageserver-types';
 import { doCodeActions } from './codeActions';
 import { doComplete } from './completion';
+import { fileKey } from './fileKey';
 import { doHover } from './hover';
 import type { Kind } from './kind';
 import { ToolModel } from './model';
@@ -77,8 +78,9 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
 
 /**
  * Keeps the parsed model of the latest version of each open document: one parse per version. Models
- * of files analysed before they were opened (`prepare`) seed the first model of their document, so
- * that opening them reuses the embedded-Python analysis (re-parsing only what differs).
+ * of files analysed before they were opened (`prepare`, keyed by `fileKey`: the scan and the editor
+ * may spell a file's URI differently) seed the first model of their document, so that opening them
+ * reuses the embedded-Python analysis (re-parsing only what differs).
  */
 export class ModelCache {
   private readonly models = new Map<string, ToolModel>();
@@ -89,8 +91,8 @@ export class ModelCache {
   get(document: TextDocument, forcedKind?: Kind): ToolModel {
     const cached = this.models.get(document.uri);
     if (cached && cached.version === document.version && cached.document === document && cached.forcedKind === forcedKind) return cached;
-    const previous = cached ?? this.prepared.get(document.uri);
-    this.prepared.delete(document.uri);
+    const previous = cached ?? this.prepared.get(fileKey(document.uri));
+    this.prepared.delete(fileKey(document.uri));
     const model = this.service.parse(document, forcedKind, previous);
     this.models.set(document.uri, model);
     return model;
@@ -98,12 +100,14 @@ export class ModelCache {
 
   /** Keeps the model of a file that is not open (its analysis done) for when it is opened. */
   prepare(model: ToolModel): void {
-    if (!this.models.has(model.document.uri)) this.prepared.set(model.document.uri, model);
+    const key = fileKey(model.document.uri);
+    for (const uri of this.models.keys()) if (fileKey(uri) === key) return;
+    this.prepared.set(key, model);
   }
 
   /** Drops what `prepare` kept for `uri` (the file was deleted). */
   unprepare(uri: string): void {
-    this.prepared.delete(uri);
+    this.prepared.delete(fileKey(uri));
   }
 
   delete(uri: string): void {

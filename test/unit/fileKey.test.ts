@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { fileKey } from '../../server/src/service/fileKey';
+
+describe('fileKey', () => {
+  it("gives VS Code's and Node's spellings of one file the same key", () => {
+    const pairs: [string, string][] = [
+      ['file:///c%3A/Users/me/tools/a.json', 'file:///C:/Users/me/tools/a.json'], // Windows drive
+      ['file:///home/me/a%40b%2Bc%2Cd/x.json', pathToFileURL('/home/me/a@b+c,d/x.json').href],
+      ['file:///home/me/my%20tools/%C3%A9t%C3%A9.json', pathToFileURL('/home/me/my tools/été.json').href],
+      ['file://server/share/a%2Bb.json', 'file://server/share/a+b.json'], // UNC
+    ];
+    for (const [vscode, node] of pairs) assert.equal(fileKey(vscode), fileKey(node), `${vscode} vs ${node}`);
+  });
+
+  it('keeps different files apart', () => {
+    assert.notEqual(fileKey('file:///home/me/a.json'), fileKey('file:///home/me/A.json'));
+    assert.notEqual(fileKey('file:///c%3A/a.json'), fileKey('file:///d%3A/a.json'));
+    assert.notEqual(fileKey('file:///home/me/a%2Fb.json'), fileKey('file:///home/me/a/c.json'));
+  });
+
+  it('leaves other schemes and malformed escapes as written', () => {
+    assert.equal(fileKey('untitled:Untitled-1'), 'untitled:Untitled-1');
+    assert.equal(fileKey('file:///home/me/100%.json'), 'file:///home/me/100%.json');
+  });
+});
