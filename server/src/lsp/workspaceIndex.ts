@@ -87,7 +87,8 @@ export class DefinitionIndex implements WorkspaceIndex {
         }
       }
     };
-    for (const folder of folders) await walk(fileURLToPath(folder));
+    // Folders of other schemes (remote, virtual) are not on this machine's disk.
+    for (const folder of folders) if (folder.startsWith('file:')) await walk(fileURLToPath(folder));
   }
 
   async updateFile(uri: string): Promise<void> {

@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { DefinitionIndex } from '../../server/src/lsp/workspaceIndex';
+import { smartTool } from '../helpers';
+
+describe('DefinitionIndex', () => {
+  it('scans the file folders of a workspace that also has remote or virtual ones', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'tooldef-index-'));
+    try {
+      writeFileSync(join(folder, 'a.json'), smartTool({ metadata: { tool_name: 'twin' } }));
+      writeFileSync(join(folder, 'b.json'), smartTool({ metadata: { tool_name: 'twin' } }));
+      const index = new DefinitionIndex();
+      await index.scanFolders(['vscode-vfs://github/owner/repo', pathToFileURL(folder).href]);
+      assert.ok(index.hasSmartTools());
+      const a = pathToFileURL(join(folder, 'a.json')).href;
+      assert.deepEqual(index.toolsNamed('twin', a).map((r) => r.uri), [pathToFileURL(join(folder, 'b.json')).href]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
