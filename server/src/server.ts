@@ -33,6 +33,7 @@ const service = getLanguageService({ workspace: index });
 const models = new ModelCache(service);
 let config: ServerConfig = readConfig(undefined);
 let pullConfiguration = false;
+let folderChanges = false;
 let workspaceFolders: string[] = [];
 /** Kinds the user forced per document, sent by the client. */
 const forcedKinds = new Map<string, Kind>();
@@ -44,12 +45,14 @@ const modelOf = (uri: string) => {
 
 connection.onInitialize((params): InitializeResult => {
   pullConfiguration = !!params.capabilities.workspace?.configuration;
+  folderChanges = !!params.capabilities.workspace?.workspaceFolders;
   config = readConfig((params.initializationOptions as { settings?: unknown } | undefined)?.settings);
   service.configure(config.settings);
   workspaceFolders = (params.workspaceFolders ?? []).map((f) => f.uri);
   if (!workspaceFolders.length && params.rootUri) workspaceFolders = [params.rootUri];
   return {
     capabilities: {
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
       completionProvider: { triggerCharacters: ['"', '{', ':', ' ', ','] },
       hoverProvider: true,
@@ -83,6 +86,13 @@ connection.onInitialized(() => {
     },
     (e) => connection.console.error(`Workspace scan failed: ${String(e)}`),
   );
+  // Folders added to or removed from a multi-root workspace change which tool names are taken.
+  if (folderChanges) {
+    connection.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => {
+      for (const f of removed) index.forgetFolder(f.uri);
+      void index.scanFolders(added.map((f) => f.uri)).then(revalidateAll, (e) => connection.console.error(`Workspace scan failed: ${String(e)}`));
+    });
+  }
 });
 
 async function analyseWorkspaceTools(): Promise<void> {

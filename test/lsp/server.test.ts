@@ -638,6 +638,30 @@ test('a workspace file opened under VS Code\'s spelling of its URI is the same f
   }
 });
 
+test('folders added to and removed from the workspace change which tool names are taken', async () => {
+  const first = mkdtempSync(join(tmpdir(), 'tooldef-lsp-'));
+  const second = mkdtempSync(join(tmpdir(), 'tooldef-lsp-'));
+  const named = (name: string) => llm({ metadata: { prompt_name: name } });
+  writeFileSync(join(first, 'other.json'), named('Twin'));
+  writeFileSync(join(second, 'another.json'), named('Twin'));
+  const folder = (path: string) => ({ uri: pathToFileURL(path).href, name: path });
+  const client = await LspClient.start({ workspaceFolders: [folder(first)] });
+  try {
+    const u = uri();
+    await client.open(u, named('Twin'));
+    const twins = (ds: Diagnostic[]) => ds.filter((d) => d.code === 'duplicate-tool-name').flatMap((d) => d.relatedInformation!.map((r) => r.location.uri));
+    assert.deepEqual(twins(await client.waitForDiagnostics(u, (ds) => twins(ds).length > 0)), [pathToFileURL(join(first, 'other.json')).href]);
+    await client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [], removed: [folder(first)] } });
+    await client.waitForDiagnostics(u, (ds) => twins(ds).length === 0);
+    await client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [folder(second)], removed: [] } });
+    assert.deepEqual(twins(await client.waitForDiagnostics(u, (ds) => twins(ds).length > 0)), [pathToFileURL(join(second, 'another.json')).href]);
+  } finally {
+    await client.dispose();
+    rmSync(first, { recursive: true, force: true });
+    rmSync(second, { recursive: true, force: true });
+  }
+});
+
 test('shutdown then exit ends the server process with status 0', async () => {
   const client = await LspClient.start();
   assert.ok(client.alive);

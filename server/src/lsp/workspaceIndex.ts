@@ -108,6 +108,16 @@ export class DefinitionIndex implements WorkspaceIndex {
     }
   }
 
+  /** Forgets the files on disk under a folder removed from the workspace. */
+  forgetFolder(folderUri: string): void {
+    const prefix = fileKey(folderUri).replace(/\/?$/, '/');
+    for (const key of [...this.onDisk.keys()]) {
+      if (!key.startsWith(prefix)) continue;
+      this.onDisk.delete(key);
+      this.modified.delete(key);
+    }
+  }
+
   deleteFile(uri: string): void {
     this.onDisk.delete(fileKey(uri));
     this.modified.delete(fileKey(uri));
