@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -18,6 +18,25 @@ describe('DefinitionIndex', () => {
       assert.ok(index.hasSmartTools());
       const a = pathToFileURL(join(folder, 'a.json')).href;
       assert.deepEqual(index.toolsNamed('twin', a).map((r) => r.uri), [pathToFileURL(join(folder, 'b.json')).href]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('forgets a namesake whose folder was deleted without an event for the file', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'tooldef-index-'));
+    try {
+      mkdirSync(join(folder, 'old'));
+      writeFileSync(join(folder, 'a.json'), smartTool({ metadata: { tool_name: 'twin' } }));
+      writeFileSync(join(folder, 'old', 'b.json'), smartTool({ metadata: { tool_name: 'twin' } }));
+      const index = new DefinitionIndex();
+      await index.scanFolders([pathToFileURL(folder).href]);
+      const a = pathToFileURL(join(folder, 'a.json')).href;
+      assert.equal(index.toolsNamed('twin', a).length, 1);
+      rmSync(join(folder, 'old'), { recursive: true });
+      assert.deepEqual(index.toolsNamed('twin', a), []);
+      assert.ok(index.hasSmartTools(), 'a.json is still there');
+      assert.deepEqual(index.smartToolsOnDisk(), [a]);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -41,7 +41,13 @@ export class DefinitionIndex implements WorkspaceIndex {
       if (e && e.name === name && key !== except) out.push({ uri: e.uri, line: e.line, character: e.character, message: `also named "${name}" here` });
     };
     for (const [key, e] of this.open) consider(key, e);
-    for (const [key, e] of this.onDisk) consider(key, e);
+    for (const [key, e] of this.onDisk) {
+      // A deleted folder is reported as the folder alone, which the `**/*.json` watcher does not
+      // match (microsoft/vscode#109754, as designed): a namesake on disk is checked to still be
+      // there before it is reported.
+      if (e.name === name && !this.open.has(key) && !existsSync(fileURLToPath(e.uri))) this.deleteFile(e.uri);
+      else consider(key, e);
+    }
     return out;
   }
 
