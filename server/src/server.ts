@@ -3,6 +3,7 @@ import {
   DidChangeConfigurationNotification,
   ErrorCodes,
   FileChangeType,
+  FileOperationPatternKind,
   ResponseError,
   TextDocuments,
   TextDocumentSyncKind,
@@ -43,6 +44,8 @@ const modelOf = (uri: string) => {
   return doc ? models.get(doc, forcedKinds.get(uri)) : undefined;
 };
 
+const FOLDER_OPERATIONS = { filters: [{ scheme: 'file', pattern: { glob: '**/*', matches: FileOperationPatternKind.folder } }] };
+
 connection.onInitialize((params): InitializeResult => {
   pullConfiguration = !!params.capabilities.workspace?.configuration;
   folderChanges = !!params.capabilities.workspace?.workspaceFolders;
@@ -52,7 +55,12 @@ connection.onInitialize((params): InitializeResult => {
   if (!workspaceFolders.length && params.rootUri) workspaceFolders = [params.rootUri];
   return {
     capabilities: {
-      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      workspace: {
+        workspaceFolders: { supported: true, changeNotifications: true },
+        // Folders created, renamed or deleted in VS Code: the file watcher reports the folder alone,
+        // never the definitions inside it (microsoft/vscode#109754).
+        fileOperations: { didCreate: FOLDER_OPERATIONS, didRename: FOLDER_OPERATIONS, didDelete: FOLDER_OPERATIONS },
+      },
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
       completionProvider: { triggerCharacters: ['"', '{', ':', ' ', ','] },
       hoverProvider: true,
@@ -88,10 +96,7 @@ connection.onInitialized(() => {
   );
   // Folders added to or removed from a multi-root workspace change which tool names are taken.
   if (folderChanges) {
-    connection.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => {
-      for (const f of removed) index.forgetFolder(f.uri);
-      void index.scanFolders(added.map((f) => f.uri)).then(revalidateAll, (e) => connection.console.error(`Workspace scan failed: ${String(e)}`));
-    });
+    connection.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => foldersChanged(removed.map((f) => f.uri), added.map((f) => f.uri)));
   }
 });
 
@@ -212,6 +217,16 @@ documents.onDidClose((e) => {
   void index.updateFile(e.document.uri).then(() => revalidateOthers(e.document.uri));
   void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });
+
+/** Folders created, renamed or deleted in VS Code: their definitions enter or leave the index. */
+function foldersChanged(gone: readonly string[], added: readonly string[]): void {
+  for (const uri of gone) index.forgetFolder(uri);
+  void index.scanFolders(added).then(revalidateAll, (e) => connection.console.error(`Workspace scan failed: ${String(e)}`));
+}
+
+connection.workspace.onDidCreateFiles(({ files }) => foldersChanged([], files.map((f) => f.uri)));
+connection.workspace.onDidRenameFiles(({ files }) => foldersChanged(files.map((f) => f.oldUri), files.map((f) => f.newUri)));
+connection.workspace.onDidDeleteFiles(({ files }) => foldersChanged(files.map((f) => f.uri), []));
 
 connection.onDidChangeWatchedFiles(async (params) => {
   for (const change of params.changes) {

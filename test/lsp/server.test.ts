@@ -1,6 +1,6 @@
 // LSP-level tests: the built server (dist/server.js) driven over stdio by test/lsp/lspClient.ts.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -659,6 +659,35 @@ test('folders added to and removed from the workspace change which tool names ar
     await client.dispose();
     rmSync(first, { recursive: true, force: true });
     rmSync(second, { recursive: true, force: true });
+  }
+});
+
+test('folders created, renamed and deleted in VS Code bring their definitions into the index or take them out', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'tooldef-lsp-'));
+  const named = (name: string) => llm({ metadata: { prompt_name: name } });
+  mkdirSync(join(root, 'old'));
+  writeFileSync(join(root, 'old', 'twin.json'), named('Twin'));
+  const href = (...parts: string[]) => pathToFileURL(join(root, ...parts)).href;
+  const client = await LspClient.start({ workspaceFolders: [{ uri: href(), name: 'root' }] });
+  try {
+    const u = uri();
+    await client.open(u, named('Twin'));
+    const twins = (ds: Diagnostic[]) => ds.filter((d) => d.code === 'duplicate-tool-name').flatMap((d) => d.relatedInformation!.map((r) => r.location.uri));
+    const namesakes = (expected: string[]) => client.waitForDiagnostics(u, (ds) => JSON.stringify(twins(ds)) === JSON.stringify(expected)).then(twins);
+    assert.deepEqual(await namesakes([href('old', 'twin.json')]), [href('old', 'twin.json')]);
+    renameSync(join(root, 'old'), join(root, 'new'));
+    await client.notify('workspace/didRenameFiles', { files: [{ oldUri: href('old'), newUri: href('new') }] });
+    assert.deepEqual(await namesakes([href('new', 'twin.json')]), [href('new', 'twin.json')]);
+    rmSync(join(root, 'new'), { recursive: true });
+    await client.notify('workspace/didDeleteFiles', { files: [{ uri: href('new') }] });
+    await namesakes([]);
+    mkdirSync(join(root, 'pasted'));
+    writeFileSync(join(root, 'pasted', 'copy.json'), named('Twin'));
+    await client.notify('workspace/didCreateFiles', { files: [{ uri: href('pasted') }] });
+    assert.deepEqual(await namesakes([href('pasted', 'copy.json')]), [href('pasted', 'copy.json')]);
+  } finally {
+    await client.dispose();
+    rmSync(root, { recursive: true, force: true });
   }
 });
 
