@@ -128,7 +128,6 @@ async function refreshConfig(): Promise<void> {
     connection.console.error(`Reading settings failed: ${String(e)}`);
   }
   service.configure(config.settings);
-  models.clear();
   revalidateAll();
 }
 
@@ -138,7 +137,6 @@ connection.onDidChangeConfiguration((change) => {
   } else {
     config = readConfig((change.settings as { tooldef?: unknown } | undefined)?.tooldef);
     service.configure(config.settings);
-    models.clear();
     revalidateAll();
   }
 });

@@ -691,6 +691,26 @@ test('folders created, renamed and deleted in VS Code bring their definitions in
   }
 });
 
+test('a settings change re-checks open documents without analysing their Python again', async () => {
+  const client = await LspClient.start();
+  try {
+    const helpers = Array.from({ length: 1200 }, (_, i) => `def helper_${i}(value):\n    items = [p.strip() for p in str(value).split(",")]\n    return " ".join(items)\n`).join('\n');
+    const u = uri('settings.json');
+    let t0 = performance.now();
+    await client.open(u, smartToolText(`${helpers}\ndef execute(variables):\n    return helper_1(variables["nmae"])\n`));
+    const codes = (ds: Diagnostic[]) => ds.map((d) => String(d.code));
+    assert.ok(codes(await client.waitForDiagnostics(u)).includes('unknown-variable-key'));
+    const openMs = performance.now() - t0;
+    t0 = performance.now();
+    await client.notify('workspace/didChangeConfiguration', { settings: { tooldef: { rules: { 'unknown-variable-key': 'off' } } } });
+    await client.waitForDiagnostics(u, (ds) => !codes(ds).includes('unknown-variable-key'));
+    const settingsMs = performance.now() - t0;
+    assert.ok(settingsMs * 3 < openMs, `re-checked in ${settingsMs.toFixed(1)} ms; the open took ${openMs.toFixed(1)} ms`);
+  } finally {
+    await client.dispose();
+  }
+});
+
 test('shutdown then exit ends the server process with status 0', async () => {
   const client = await LspClient.start();
   assert.ok(client.alive);

@@ -113,11 +113,6 @@ export class ModelCache {
   delete(uri: string): void {
     this.models.delete(uri);
   }
-
-  /** Forgets the open documents' models (the next request parses again); prepared ones are kept. */
-  clear(): void {
-    this.models.clear();
-  }
 }
 
 export type { ToolModel, Settings, Kind, WorkspaceIndex };
