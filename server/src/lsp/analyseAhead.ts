@@ -5,14 +5,6 @@ import { child } from '../service/json/nodes';
 import type { LanguageService, ModelCache } from '../service/languageService';
 import { runInSlices } from './slices';
 
-/** What is kept for files not open is bounded: at most this many files … */
-const MAX_FILES = 8;
-/**
- * … holding at most this much tool_code in all: a 5,000-line tool_code is about 200,000 characters,
- * and its analysis (syntax tree, facts per statement) keeps 7-15 MB of the server's memory.
- */
-const MAX_CODE_CHARS = 600_000;
-
 /**
  * Analyses the embedded Python of smart tools on disk while the server is idle, in slices like any
  * analysis, and keeps the results in the model cache: opening one of those files then shows its
@@ -27,10 +19,8 @@ export async function analyseAhead(
   isOpen: (uri: string) => boolean,
 ): Promise<{ files: number; lines: number }> {
   let files = 0;
-  let chars = 0;
   let lines = 0;
   for (const uri of uris) {
-    if (files >= MAX_FILES) break;
     if (isOpen(uri)) continue;
     let text: string;
     try {
@@ -38,15 +28,18 @@ export async function analyseAhead(
     } catch {
       continue; // gone since the scan
     }
+    // Newest first, while the cache keeps them all: analysing more would only let go of newer ones.
+    if (!cache.hasRoomFor(text.length)) {
+      if (!cache.hasRoomFor(0)) break;
+      continue; // too large for what is left
+    }
     const model = service.parse(TextDocument.create(uri, 'tooldef', 0, text));
-    const code = child(model.metadata, 'tool_code');
-    if (model.kind !== 'smart' || code?.type !== 'string' || chars + code.length > MAX_CODE_CHARS) continue;
+    if (model.kind !== 'smart' || child(model.metadata, 'tool_code')?.type !== 'string') continue;
     const steps = model.pythonSteps();
     if (steps && !(await runInSlices(steps, () => isOpen(uri), 'background'))) continue;
     if (isOpen(uri)) continue;
     cache.prepare(model);
     files++;
-    chars += code.length;
     lines += lineCount(model.python?.embedded.text ?? '');
   }
   return { files, lines };

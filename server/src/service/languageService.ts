@@ -76,42 +76,76 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
   };
 }
 
+/** At most this many files not open keep their analysis (`ModelCache.prepare`) … */
+const MAX_KEPT = 8;
 /**
- * Keeps the parsed model of the latest version of each open document: one parse per version. Models
- * of files analysed before they were opened (`prepare`, keyed by `fileKey`: the scan and the editor
- * may spell a file's URI differently) seed the first model of their document, so that opening them
- * reuses the embedded-Python analysis (re-parsing only what differs).
+ * … of at most this many characters in all: a 5,000-line tool_code (a 250,000-character file) keeps
+ * 7-15 MB of memory in its analysis (syntax tree, facts per statement).
+ */
+const MAX_KEPT_CHARS = 800_000;
+
+/**
+ * Keeps the parsed model of the latest version of each open document: one parse per version. The
+ * models of smart tools not open — analysed ahead of opening (`prepare`) or just closed — are kept
+ * too, within a budget (the oldest go first), keyed by `fileKey` (the scan and the editor may spell a
+ * file's URI differently): they seed the first model of their document when it is opened, which then
+ * reuses their embedded-Python analysis, re-parsing only what differs.
  */
 export class ModelCache {
   private readonly models = new Map<string, ToolModel>();
-  private readonly prepared = new Map<string, ToolModel>();
+  private readonly kept = new Map<string, ToolModel>();
+  private keptChars = 0;
 
   constructor(private readonly service: LanguageService) {}
 
   get(document: TextDocument, forcedKind?: Kind): ToolModel {
     const cached = this.models.get(document.uri);
     if (cached && cached.version === document.version && cached.document === document && cached.forcedKind === forcedKind) return cached;
-    const previous = cached ?? this.prepared.get(fileKey(document.uri));
-    this.prepared.delete(fileKey(document.uri));
+    const previous = cached ?? this.take(fileKey(document.uri));
     const model = this.service.parse(document, forcedKind, previous);
     this.models.set(document.uri, model);
     return model;
   }
 
-  /** Keeps the model of a file that is not open (its analysis done) for when it is opened. */
+  /** Whether a file of this many characters would be kept without letting go of another. */
+  hasRoomFor(chars: number): boolean {
+    return this.kept.size < MAX_KEPT && this.keptChars + chars <= MAX_KEPT_CHARS;
+  }
+
+  /** Keeps the model of a file that is not open, its analysis done, for when it is opened. */
   prepare(model: ToolModel): void {
     const key = fileKey(model.document.uri);
     for (const uri of this.models.keys()) if (fileKey(uri) === key) return;
-    this.prepared.set(key, model);
+    this.take(key);
+    if (model.text.length > MAX_KEPT_CHARS) return;
+    this.kept.set(key, model);
+    this.keptChars += model.text.length;
+    for (const [oldest] of this.kept) {
+      if (this.kept.size <= MAX_KEPT && this.keptChars <= MAX_KEPT_CHARS) break;
+      this.take(oldest);
+    }
   }
 
-  /** Drops what `prepare` kept for `uri` (the file was deleted). */
+  /** Drops what is kept for `uri` (the file was deleted). */
   unprepare(uri: string): void {
-    this.prepared.delete(fileKey(uri));
+    this.take(fileKey(uri));
   }
 
+  /** A document was closed: a smart tool's finished analysis is kept, for when it is opened again. */
   delete(uri: string): void {
+    const model = this.models.get(uri);
     this.models.delete(uri);
+    // Only a finished analysis (`pythonSteps()` is then undefined and `python` does not compute).
+    if (model?.kind === 'smart' && !model.pythonSteps() && model.python) this.prepare(model);
+  }
+
+  private take(key: string): ToolModel | undefined {
+    const model = this.kept.get(key);
+    if (model) {
+      this.kept.delete(key);
+      this.keptChars -= model.text.length;
+    }
+    return model;
   }
 }
 
