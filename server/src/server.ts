@@ -7,18 +7,20 @@ import {
   ResponseError,
   TextDocuments,
   TextDocumentSyncKind,
+  type CancellationToken,
   type InitializeResult,
+  type Position,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DocumentKindNotification } from './protocol';
 import { readConfig, type ServerConfig } from './lsp/config';
 import type { Kind } from './service/kind';
-import { logFailure, runSafe } from './lsp/runSafe';
+import { logFailure, runSafe, runSafeAsync } from './lsp/runSafe';
 import { DefinitionIndex } from './lsp/workspaceIndex';
 import { runInSlices } from './lsp/slices';
 import { analyseAhead } from './lsp/analyseAhead';
 import { warmUpPython } from './lsp/warmUp';
-import { getLanguageService, ModelCache } from './service/languageService';
+import { getLanguageService, ModelCache, type ToolModel } from './service/languageService';
 import { fileKey } from './service/fileKey';
 import { isRuleCode } from './service/rules';
 import { SEMANTIC_LEGEND } from './service/semanticTokens';
@@ -236,13 +238,30 @@ connection.onDidChangeWatchedFiles(async (params) => {
   revalidateAll();
 });
 
+/**
+ * The model of a document for a request whose answer needs the embedded-Python analysis (for a
+ * position in tool_code only, with `at`): an analysis still running is finished in slices, beside the
+ * validation's and on the same steps, so that other requests are answered meanwhile (VS Code asks for
+ * the outline as soon as a file opens). Undefined when the document is not open or the request was
+ * cancelled meanwhile.
+ */
+async function readyModelOf(uri: string, token: CancellationToken, at?: Position): Promise<ToolModel | undefined> {
+  const model = modelOf(uri);
+  const steps = model?.pythonSteps();
+  if (!model || !steps) return model;
+  const code = model.pythonNode;
+  const offset = at && model.offsetAt(at);
+  if (offset !== undefined && (!code || offset <= code.offset || offset >= code.offset + code.length)) return model;
+  return (await runInSlices(steps, () => token.isCancellationRequested)) ? model : undefined;
+}
+
 connection.onCompletion((p, token) => runSafe(connection, 'completion', null, token, () => {
   const model = modelOf(p.textDocument.uri);
   return model ? service.doComplete(model, p.position) : null;
 }));
 
-connection.onHover((p, token) => runSafe(connection, 'hover', null, token, () => {
-  const model = modelOf(p.textDocument.uri);
+connection.onHover((p, token) => runSafeAsync(connection, 'hover', null, token, async () => {
+  const model = await readyModelOf(p.textDocument.uri, token, p.position);
   return model ? service.doHover(model, p.position) : null;
 }));
 
@@ -252,34 +271,34 @@ connection.onCodeAction((p, token) => runSafe(connection, 'code actions', [], to
   return model ? service.doCodeActions(model, p.range, ours) : [];
 }));
 
-connection.onDocumentSymbol((p, token) => runSafe(connection, 'document symbols', [], token, () => {
-  const model = modelOf(p.textDocument.uri);
+connection.onDocumentSymbol((p, token) => runSafeAsync(connection, 'document symbols', [], token, async () => {
+  const model = await readyModelOf(p.textDocument.uri, token);
   return model ? service.findDocumentSymbols(model) : [];
 }));
 
-connection.onDefinition((p, token) => runSafe(connection, 'definition', [], token, () => {
-  const model = modelOf(p.textDocument.uri);
+connection.onDefinition((p, token) => runSafeAsync(connection, 'definition', [], token, async () => {
+  const model = await readyModelOf(p.textDocument.uri, token);
   return model ? service.findDefinition(model, p.position) : [];
 }));
 
-connection.onReferences((p, token) => runSafe(connection, 'references', [], token, () => {
-  const model = modelOf(p.textDocument.uri);
+connection.onReferences((p, token) => runSafeAsync(connection, 'references', [], token, async () => {
+  const model = await readyModelOf(p.textDocument.uri, token);
   return model ? service.findReferences(model, p.position, p.context.includeDeclaration) : [];
 }));
 
-connection.onDocumentHighlight((p, token) => runSafe(connection, 'document highlights', [], token, () => {
-  const model = modelOf(p.textDocument.uri);
+connection.onDocumentHighlight((p, token) => runSafeAsync(connection, 'document highlights', [], token, async () => {
+  const model = await readyModelOf(p.textDocument.uri, token);
   return model ? service.findDocumentHighlights(model, p.position) : [];
 }));
 
-connection.onPrepareRename((p, token) => runSafe(connection, 'prepare rename', null, token, () => {
-  const model = modelOf(p.textDocument.uri);
+connection.onPrepareRename((p, token) => runSafeAsync(connection, 'prepare rename', null, token, async () => {
+  const model = await readyModelOf(p.textDocument.uri, token);
   return model ? service.prepareRename(model, p.position) : null;
 }));
 
-connection.onRenameRequest((p, token) => {
-  const result = runSafe(connection, 'rename', null, token, () => {
-    const model = modelOf(p.textDocument.uri);
+connection.onRenameRequest(async (p, token) => {
+  const result = await runSafeAsync(connection, 'rename', null, token, async () => {
+    const model = await readyModelOf(p.textDocument.uri, token);
     return model ? service.doRename(model, p.position, p.newName) : null;
   });
   if (result === null || result instanceof ResponseError) return result;

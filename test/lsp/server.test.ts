@@ -528,17 +528,23 @@ test('a large tool_code is analysed in slices: requests are answered meanwhile a
     const text = smartToolText(`${helpers}\ndef execute(variables):\n    return helper_1(variables["nmae"])\n`);
     const u = uri('large.json');
     await client.open(u, text);
+    // As VS Code does on open: the outline (which lists the Python functions) is asked for at once.
+    const outline = client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri: u } });
+    let outlined = false;
+    void outline.then(() => (outlined = true));
     const at = posOf(text, '"version"', 2);
     let answeredBefore = 0;
     let hovers = 0;
-    while (!client.diagnostics.has(u)) {
+    while (!client.diagnostics.has(u) || !outlined) {
       const hover = await client.request<Hover | null>('textDocument/hover', { textDocument: { uri: u }, position: at });
       assert.match((hover!.contents as MarkupContent).value, /version/i);
       hovers++;
-      if (!client.diagnostics.has(u)) answeredBefore++;
+      if (!client.diagnostics.has(u) && !outlined) answeredBefore++;
     }
-    assert.ok(answeredBefore > 0, `${hovers} hovers, none answered before the diagnostics`);
+    assert.ok(answeredBefore > 0, `${hovers} hovers, none answered before the diagnostics and the outline`);
     assert.ok(client.diagnostics.get(u)!.diagnostics.some((d) => d.code === 'unknown-variable-key'));
+    const code = (await outline).flatMap((s) => s.children ?? []).find((s) => s.name === 'tool_code');
+    assert.ok(code?.children?.some((s) => s.name === 'execute'), 'the outline lists execute under tool_code');
 
     // An edit right after the open of another copy: only the newer version's analysis is published.
     const v = uri('large2.json');

@@ -66,6 +66,15 @@ describe('embedded Python in a smart tool', () => {
     assert.equal(out.metadata.tool_code, 'def execute(variables):\n    return variables["say \\"hi\\""]\n');
   });
 
+  it('completes and hovers outside tool_code without running its analysis (the server runs it in slices)', () => {
+    const { text, offset } = cursor(smartTool({ code: 'def execute(variables):\n    return variables["|"]\n' }));
+    const { service, model, doc } = load(text);
+    assert.ok(service.doComplete(model, doc.positionAt(offset)).items.length > 0);
+    assert.ok(service.doHover(model, doc.positionAt(text.indexOf('"version"') + 2)));
+    const steps = model.pythonSteps();
+    assert.ok(steps && !steps.next().done, 'the analysis had not run');
+  });
+
   it('renames a variable in its declaration and every key, hovers and goes to definition from a key', () => {
     const { text, offset } = cursor(smartTool({ code: CODE.replace('variables["city"]', 'variables["ci|ty"]'), variables: [{ name: 'city', description: 'The city', default: 'Oslo' }], metadata: { requirements: 'requests' } }));
     const { service, model, doc } = load(text);

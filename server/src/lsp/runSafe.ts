@@ -7,15 +7,30 @@ import { LSPErrorCodes, ResponseError } from 'vscode-languageserver';
  * server down.
  */
 export function runSafe<T>(connection: Connection, what: string, fallback: T, token: CancellationToken | undefined, fn: () => T): T | ResponseError<void> {
-  if (token?.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
+  if (token?.isCancellationRequested) return cancelled();
   try {
     const result = fn();
-    if (token?.isCancellationRequested) return new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
-    return result;
+    return token?.isCancellationRequested ? cancelled() : result;
   } catch (e) {
     logFailure(connection, what, e);
     return fallback;
   }
+}
+
+/** `runSafe` for a handler that waits (for the embedded-Python analysis) before it answers. */
+export async function runSafeAsync<T>(connection: Connection, what: string, fallback: T, token: CancellationToken, fn: () => Promise<T>): Promise<T | ResponseError<void>> {
+  if (token.isCancellationRequested) return cancelled();
+  try {
+    const result = await fn();
+    return token.isCancellationRequested ? cancelled() : result;
+  } catch (e) {
+    logFailure(connection, what, e);
+    return fallback;
+  }
+}
+
+function cancelled(): ResponseError<void> {
+  return new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
 }
 
 export function logFailure(connection: Connection, what: string, e: unknown): void {

@@ -26,7 +26,7 @@ function complete(model: ToolModel, kind: Kind, offset: number, settings: Settin
   if (!node) return [];
   if (node.type === 'string' && offset > node.offset && (offset < node.offset + node.length || !closedString(model.text, node))) {
     if (node === model.prompt?.node) return placeholderItems(model, offset);
-    if (node === model.python?.node) return variableKeyItems(model, offset);
+    if (node === model.pythonNode) return variableKeyItems(model, node, offset);
     const parent = node.parent;
     if (parent?.type === 'property' && parent.children![0] === node) {
       return propertyItems(model, kind, parent.parent!, node, parent.colonOffset === undefined);
@@ -78,14 +78,17 @@ function placeholderItems(model: ToolModel, offset: number): CompletionItem[] {
     }));
 }
 
-/** Inside `variables["…"]` or `variables.get("…")` in tool_code: the declared variable names. */
-function variableKeyItems(model: ToolModel, offset: number): CompletionItem[] {
-  const py = model.python!;
-  const d = py.embedded.toDecoded(offset);
-  if (py.embedded.toDocument(d) !== offset) return []; // inside a JSON escape
-  const key = pythonAnalysis().variableKeyAt(py.embedded.text, d);
+/**
+ * Inside `variables["…"]` or `variables.get("…")` in tool_code: the declared variable names. Only the
+ * decoded code is read, not its analysis, which may still be running.
+ */
+function variableKeyItems(model: ToolModel, node: JsonNode, offset: number): CompletionItem[] {
+  const code = model.embedded(node);
+  const d = code.toDecoded(offset);
+  if (code.toDocument(d) !== offset) return []; // inside a JSON escape
+  const key = pythonAnalysis().variableKeyAt(code.text, d);
   if (!key) return [];
-  const range = toRange(model, py.embedded.rangeToDocument(key.start, key.end));
+  const range = toRange(model, code.rangeToDocument(key.start, key.end));
   return model.variables
     .filter((v) => v.name)
     .map((v, i) => ({

@@ -117,6 +117,12 @@ export class ToolModel {
     return this.promptMemo ?? undefined;
   }
 
+  /** The string node of a smart tool's `metadata.tool_code` (no analysis needed). */
+  get pythonNode(): JsonNode | undefined {
+    const node = this.kind === 'smart' ? child(this.metadata, 'tool_code') : undefined;
+    return node?.type === 'string' ? node : undefined;
+  }
+
   /** `metadata.tool_code` of a smart tool, decoded, with the analysis of its Python. */
   get python(): PythonModel | undefined {
     const steps = this.pythonSteps();
@@ -135,8 +141,8 @@ export class ToolModel {
   }
 
   private *computePython(): Steps<void> {
-    const node = this.kind === 'smart' ? child(this.metadata, 'tool_code') : undefined;
-    if (node?.type !== 'string') {
+    const node = this.pythonNode;
+    if (!node) {
       this.pythonMemo = null;
       return;
     }

@@ -26,8 +26,10 @@ export function variableAt(model: ToolModel, offset: number): VariableTarget | u
       return { name: v.name, decl: v, span: { offset: n.offset + 1, length: n.length - 2 } };
     }
   }
-  const py = model.python;
-  if (py && offset > py.node.offset && offset < py.node.offset + py.node.length) {
+  const code = model.pythonNode;
+  if (code && offset > code.offset && offset < code.offset + code.length) {
+    // Only a position inside tool_code needs its analysis.
+    const py = model.python!;
     for (const k of py.facts.keys) {
       const span = py.embedded.rangeToDocument(k.start, k.end);
       // Compared in document offsets: an offset inside the escaped quote after a key is not on the key.
