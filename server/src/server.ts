@@ -242,8 +242,8 @@ connection.onDidChangeWatchedFiles(async (params) => {
  * The model of a document for a request whose answer needs the embedded-Python analysis (for a
  * position in tool_code only, with `at`): an analysis still running is finished in slices, beside the
  * validation's and on the same steps, so that other requests are answered meanwhile (VS Code asks for
- * the outline as soon as a file opens). Undefined when the document is not open or the request was
- * cancelled meanwhile.
+ * the outline and the semantic tokens as soon as a file opens). Undefined when the document is not
+ * open or the request was cancelled meanwhile.
  */
 async function readyModelOf(uri: string, token: CancellationToken, at?: Position): Promise<ToolModel | undefined> {
   const model = modelOf(uri);
@@ -326,8 +326,8 @@ connection.onSelectionRanges((p, token) => runSafe(connection, 'selection ranges
   return model ? service.getSelectionRanges(model, p.positions) : [];
 }));
 
-connection.languages.semanticTokens.on((p, token) => runSafe(connection, 'semantic tokens', { data: [] }, token, () => {
-  const model = modelOf(p.textDocument.uri);
+connection.languages.semanticTokens.on((p, token) => runSafeAsync(connection, 'semantic tokens', { data: [] }, token, async () => {
+  const model = await readyModelOf(p.textDocument.uri, token);
   return { data: model ? service.getSemanticTokens(model) : [] };
 }));
 

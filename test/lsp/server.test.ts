@@ -528,10 +528,12 @@ test('a large tool_code is analysed in slices: requests are answered meanwhile a
     const text = smartToolText(`${helpers}\ndef execute(variables):\n    return helper_1(variables["nmae"])\n`);
     const u = uri('large.json');
     await client.open(u, text);
-    // As VS Code does on open: the outline (which lists the Python functions) is asked for at once.
+    // As VS Code does on open: the outline (which lists the Python functions) and the semantic tokens
+    // (which mark the variables["…"] keys) are asked for at once.
     const outline = client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri: u } });
+    const tokens = client.request<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri: u } });
     let outlined = false;
-    void outline.then(() => (outlined = true));
+    void Promise.all([outline, tokens]).then(() => (outlined = true));
     const at = posOf(text, '"version"', 2);
     let answeredBefore = 0;
     let hovers = 0;
@@ -541,10 +543,11 @@ test('a large tool_code is analysed in slices: requests are answered meanwhile a
       hovers++;
       if (!client.diagnostics.has(u) && !outlined) answeredBefore++;
     }
-    assert.ok(answeredBefore > 0, `${hovers} hovers, none answered before the diagnostics and the outline`);
+    assert.ok(answeredBefore > 0, `${hovers} hovers, none answered before the diagnostics, the outline and the semantic tokens`);
     assert.ok(client.diagnostics.get(u)!.diagnostics.some((d) => d.code === 'unknown-variable-key'));
     const code = (await outline).flatMap((s) => s.children ?? []).find((s) => s.name === 'tool_code');
     assert.ok(code?.children?.some((s) => s.name === 'execute'), 'the outline lists execute under tool_code');
+    assert.equal((await tokens).data.length, 5, 'a token for the declared variable (the key nmae names none)');
 
     // An edit right after the open of another copy: only the newer version's analysis is published.
     const v = uri('large2.json');
