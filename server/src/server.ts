@@ -249,9 +249,7 @@ async function readyModelOf(uri: string, token: CancellationToken, at?: Position
   const model = modelOf(uri);
   const steps = model?.pythonSteps();
   if (!model || !steps) return model;
-  const code = model.pythonNode;
-  const offset = at && model.offsetAt(at);
-  if (offset !== undefined && (!code || offset <= code.offset || offset >= code.offset + code.length)) return model;
+  if (at && !model.inPython(model.offsetAt(at))) return model;
   return (await runInSlices(steps, () => token.isCancellationRequested)) ? model : undefined;
 }
 

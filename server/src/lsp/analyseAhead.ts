@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { child } from '../service/json/nodes';
 import type { LanguageService, ModelCache } from '../service/languageService';
+import { lineCount } from '../service/positions';
 import { runInSlices } from './slices';
 
 /**
@@ -34,7 +34,7 @@ export async function analyseAhead(
       continue; // too large for what is left
     }
     const model = service.parse(TextDocument.create(uri, 'tooldef', 0, text));
-    if (model.kind !== 'smart' || child(model.metadata, 'tool_code')?.type !== 'string') continue;
+    if (!model.pythonNode) continue;
     const steps = model.pythonSteps();
     if (steps && !(await runInSlices(steps, () => isOpen(uri), 'background'))) continue;
     if (isOpen(uri)) continue;
@@ -43,10 +43,4 @@ export async function analyseAhead(
     lines += lineCount(model.python?.embedded.text ?? '');
   }
   return { files, lines };
-}
-
-function lineCount(text: string): number {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
-  return n;
 }

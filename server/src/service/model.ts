@@ -123,6 +123,12 @@ export class ToolModel {
     return node?.type === 'string' ? node : undefined;
   }
 
+  /** Whether `offset` is inside the content of tool_code (between its quotes). */
+  inPython(offset: number): boolean {
+    const code = this.pythonNode;
+    return !!code && offset > code.offset && offset < code.offset + code.length;
+  }
+
   /** `metadata.tool_code` of a smart tool, decoded, with the analysis of its Python. */
   get python(): PythonModel | undefined {
     const steps = this.pythonSteps();

@@ -1,5 +1,12 @@
 import { Position, Range } from 'vscode-languageserver-types';
 
+/** How many lines `text` has (line feeds plus one). */
+export function lineCount(text: string): number {
+  let count = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
+  return count;
+}
+
 /**
  * Line starts of a text, for the edge where offsets become LSP positions (UTF-16 line/character).
  * Built with `indexOf`, which is far cheaper on multi-megabyte single-line strings (a base64 avatar)

@@ -2,7 +2,7 @@ import { DocumentSymbol, SymbolKind } from 'vscode-languageserver-types';
 import { child } from './json/nodes';
 import type { JsonNode } from './json/tree';
 import type { ToolModel } from './model';
-import { toRange } from './positions';
+import { lineCount, toRange } from './positions';
 
 /** The outline stops here: deeper values are data, not structure, and a bound keeps it cheap. */
 const MAX_DEPTH = 8;
@@ -32,9 +32,12 @@ function members(model: ToolModel, node: JsonNode, depth: number, budget: { left
       kind = SymbolKind.Variable;
       detail = model.kind === 'llm' ? String(child(value, 'type')?.value ?? 'text') : 'variable';
     }
-    if (key === 'tool_code' || key === 'model_prompt') detail = lineCount(value) === 1 ? '1 line' : `${lineCount(value)} lines`;
+    if (key === 'tool_code' || key === 'model_prompt') {
+      const lines = value?.type === 'string' ? lineCount(value.value as string) : 0;
+      detail = lines === 1 ? '1 line' : `${lines} lines`;
+    }
     const selection = isProp ? c.children![0] : c;
-    const pythonChildren = key === 'tool_code' && path.length === 1 && value && value === model.python?.node ? pythonSymbols(model) : undefined;
+    const pythonChildren = key === 'tool_code' && path.length === 1 && value && value === model.pythonNode ? pythonSymbols(model) : undefined;
     const children =
       pythonChildren ??
       (value && (value.type === 'object' || value.type === 'array') && depth < MAX_DEPTH ? members(model, value, depth + 1, budget, [...path, key]) : undefined);
@@ -64,14 +67,6 @@ function preview(n: JsonNode): string {
   const s = n.type === 'string' ? String(n.value) : String(n.value);
   const line = s.slice(0, 80).split('\n')[0];
   return line.length < s.length ? `${line}…` : line;
-}
-
-function lineCount(n: JsonNode | undefined): number {
-  if (n?.type !== 'string') return 0;
-  const s = n.value as string;
-  let count = 1;
-  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) count++;
-  return count;
 }
 
 /** Top-level functions and classes of tool_code, `execute` first among equals, at their JSON ranges. */

@@ -26,8 +26,7 @@ export function variableAt(model: ToolModel, offset: number): VariableTarget | u
       return { name: v.name, decl: v, span: { offset: n.offset + 1, length: n.length - 2 } };
     }
   }
-  const code = model.pythonNode;
-  if (code && offset > code.offset && offset < code.offset + code.length) {
+  if (model.inPython(offset)) {
     // Only a position inside tool_code needs its analysis.
     const py = model.python!;
     for (const k of py.facts.keys) {
