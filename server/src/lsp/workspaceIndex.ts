@@ -16,6 +16,11 @@ interface Entry {
   readonly character: number;
 }
 
+/** A definition file on disk, with its last modification time. */
+interface DiskEntry extends Entry {
+  readonly modified: number;
+}
+
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.vscode-test', '.venv', 'venv', '__pycache__']);
 const MAX_FILES = 20_000;
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -26,10 +31,8 @@ const MAX_FILE_BYTES = 20 * 1024 * 1024;
  * spell some URIs differently.
  */
 export class DefinitionIndex implements WorkspaceIndex {
-  private readonly onDisk = new Map<string, Entry>();
+  private readonly onDisk = new Map<string, DiskEntry>();
   private readonly open = new Map<string, Entry | null>();
-  /** Last modification time of each smart tool on disk. */
-  private readonly modified = new Map<string, number>();
 
   toolsNamed(name: string, exceptUri: string): RelatedLocation[] {
     const out: RelatedLocation[] = [];
@@ -45,7 +48,7 @@ export class DefinitionIndex implements WorkspaceIndex {
       // A deleted folder is reported as the folder alone, which the `**/*.json` watcher does not
       // match (microsoft/vscode#109754, as designed): a namesake on disk is checked to still be
       // there before it is reported.
-      if (e.name === name && !this.open.has(key) && !existsSync(fileURLToPath(e.uri))) this.deleteFile(e.uri);
+      if (e.name === name && !this.open.has(key) && !existsSync(fileURLToPath(e.uri))) this.onDisk.delete(key);
       else consider(key, e);
     }
     return out;
@@ -62,12 +65,14 @@ export class DefinitionIndex implements WorkspaceIndex {
 
   /** Whether any definition on disk is a smart tool (worth warming the Python analysis up for). */
   hasSmartTools(): boolean {
-    return this.modified.size > 0;
+    for (const e of this.onDisk.values()) if (e.kind === 'smart') return true;
+    return false;
   }
 
   /** The smart tools on disk, most recently modified first (the likeliest to be opened next). */
   smartToolsOnDisk(): string[] {
-    return [...this.modified].sort((a, b) => b[1] - a[1]).map(([key]) => this.onDisk.get(key)!.uri);
+    const smart = [...this.onDisk.values()].filter((e) => e.kind === 'smart');
+    return smart.sort((a, b) => b.modified - a.modified).map((e) => e.uri);
   }
 
   closeDocument(uri: string): void {
@@ -105,28 +110,21 @@ export class DefinitionIndex implements WorkspaceIndex {
       if (stat.size > MAX_FILE_BYTES) return;
       const text = await fs.readFile(path, 'utf8');
       const entry = mayBeDefinition(text) ? entryOf(new ToolModel(TextDocument.create(uri, 'json', 0, text))) : null;
-      if (entry) this.onDisk.set(key, entry);
+      if (entry) this.onDisk.set(key, { ...entry, modified: stat.mtimeMs });
       else this.onDisk.delete(key);
-      if (entry?.kind === 'smart') this.modified.set(key, stat.mtimeMs);
-      else this.modified.delete(key);
     } catch {
-      this.deleteFile(uri);
+      this.onDisk.delete(key);
     }
   }
 
   /** Forgets the files on disk under a folder removed from the workspace. */
   forgetFolder(folderUri: string): void {
     const prefix = fileKey(folderUri).replace(/\/?$/, '/');
-    for (const key of [...this.onDisk.keys()]) {
-      if (!key.startsWith(prefix)) continue;
-      this.onDisk.delete(key);
-      this.modified.delete(key);
-    }
+    for (const key of [...this.onDisk.keys()]) if (key.startsWith(prefix)) this.onDisk.delete(key);
   }
 
   deleteFile(uri: string): void {
     this.onDisk.delete(fileKey(uri));
-    this.modified.delete(fileKey(uri));
   }
 }
 
