@@ -94,7 +94,7 @@ connection.onInitialized(() => {
       // on the first open.
       if (index.hasSmartTools()) setTimeout(() => void analyseWorkspaceTools().then(warmUp), 50);
     },
-    (e) => connection.console.error(`Workspace scan failed: ${String(e)}`),
+    logScanFailure,
   );
   // Folders added to or removed from a multi-root workspace change which tool names are taken.
   if (folderChanges) {
@@ -221,7 +221,11 @@ documents.onDidClose((e) => {
 /** Folders created, renamed or deleted in VS Code: their definitions enter or leave the index. */
 function foldersChanged(gone: readonly string[], added: readonly string[]): void {
   for (const uri of gone) index.forgetFolder(uri);
-  void index.scanFolders(added).then(revalidateAll, (e) => connection.console.error(`Workspace scan failed: ${String(e)}`));
+  void index.scanFolders(added).then(revalidateAll, logScanFailure);
+}
+
+function logScanFailure(e: unknown): void {
+  connection.console.error(`Workspace scan failed: ${String(e)}`);
 }
 
 connection.workspace.onDidCreateFiles(({ files }) => foldersChanged([], files.map((f) => f.uri)));
