@@ -5,7 +5,7 @@ import { EmbeddedText, escapeJsonContent } from '../../server/src/service/json/e
 /** Builds a document holding one JSON string literal and returns the literal's map. */
 function literal(prefix: string, content: string): { doc: string; e: EmbeddedText } {
   const doc = `${prefix}"${content}" `;
-  return { doc, e: EmbeddedText.fromLiteral(doc, prefix.length, content.length + 2) };
+  return { doc, e: EmbeddedText.fromLiteral(doc, { offset: prefix.length, length: content.length + 2 }) };
 }
 
 describe('EmbeddedText', () => {
@@ -61,7 +61,7 @@ describe('EmbeddedText', () => {
 
   it('handles an unterminated literal and an invalid escape without losing offsets', () => {
     const doc = String.raw`"ab\qc\n`;
-    const e = EmbeddedText.fromLiteral(doc, 0, doc.length);
+    const e = EmbeddedText.fromLiteral(doc, { offset: 0, length: doc.length });
     assert.equal(e.text, 'ab\\qc\n');
     assert.equal(e.toDocument(5), 6);
     assert.equal(e.contentEnd, doc.length);

@@ -229,10 +229,11 @@ describe('output, models, metadata', () => {
 
   it('invalid-timestamp', () => {
     assert.equal(only(llmTool({ metadata: { timestamp: 'yesterday' } }), 'invalid-timestamp').text, '"yesterday"');
-    for (const bad of ['2026-02-30T10:00:00Z', '2026-13-01T00:00:00Z', '2026-01-01', '2026-01-01T25:00:00Z']) {
+    const badStamps = ['2026-02-30T10:00:00Z', '2026-13-01T00:00:00Z', '2026-01-01', '2026-01-01T25:00:00Z', '2025-02-29T00:00:00Z', '1900-02-29T00:00:00Z', '2026-04-31T00:00:00Z', '2026-01-01T00:60:00Z', '2026-01-01T00:00:61Z', '2026-01-01T00:00:00+24:00'];
+    for (const bad of badStamps) {
       assert.ok(codes(llmTool({ metadata: { timestamp: bad } })).includes('invalid-timestamp'), bad);
     }
-    for (const good of ['2024-02-29T23:59:59Z', '2026-01-01T00:00:00.123+05:30', '2026-01-01T10:00']) {
+    for (const good of ['2024-02-29T23:59:59Z', '2000-02-29T00:00:00Z', '2026-12-31T23:59:60Z', '2026-01-01T00:00:00.123+05:30', '2026-01-01T10:00']) {
       assert.deepEqual(codes(llmTool({ metadata: { timestamp: good } })), [], good);
     }
   });

@@ -50,6 +50,7 @@ export class ToolModel {
   readonly version: number;
   private readonly lines: LineIndex;
   private variablesMemo?: VariableDecl[];
+  private byNameMemo?: Map<string, VariableDecl>;
   private promptMemo?: PromptModel | null;
   /** Per-version memo for features that derive data from the model (references by name …). */
   readonly memo = new Map<string, unknown>();
@@ -161,12 +162,21 @@ export class ToolModel {
   /** The decoded content of a string node with its position map (decoded once by a valid parse). */
   embedded(node: JsonNode): EmbeddedText {
     const valid = this.json.syntaxErrors.length === 0;
-    return EmbeddedText.fromLiteral(this.text, node.offset, node.length, valid ? (node.value as string) : undefined);
+    return EmbeddedText.fromLiteral(this.text, node, valid ? (node.value as string) : undefined);
   }
 
   /** Declared variables by exact name (the first declaration wins). */
   variableByName(name: string): VariableDecl | undefined {
-    return this.variables.find((v) => v.name === name);
+    return this.variablesByName.get(name);
+  }
+
+  /** The declared names, each with its first declaration: one lookup per placeholder or key. */
+  get variablesByName(): ReadonlyMap<string, VariableDecl> {
+    if (!this.byNameMemo) {
+      this.byNameMemo = new Map();
+      for (const v of this.variables) if (v.name !== undefined && !this.byNameMemo.has(v.name)) this.byNameMemo.set(v.name, v);
+    }
+    return this.byNameMemo;
   }
 }
 

@@ -9,42 +9,44 @@
 export class EmbeddedText {
   /** Decoded content. */
   readonly text: string;
-  /** Document offset of the first content character (just after the opening quote). */
-  readonly contentStart: number;
-  /** Document offset just past the last content character (the closing quote, when there is one). */
-  readonly contentEnd: number;
+  private bounds?: { contentStart: number; contentEnd: number };
   private tables?: { escDecoded: number[]; escExtra: number[] };
 
   private constructor(
     text: string,
-    contentStart: number,
-    contentEnd: number,
     private readonly doc: string,
+    private readonly literal: { readonly offset: number; readonly length: number },
     tables?: { escDecoded: number[]; escExtra: number[] },
   ) {
     this.text = text;
-    this.contentStart = contentStart;
-    this.contentEnd = contentEnd;
     this.tables = tables;
   }
 
+  /** Document offset of the first content character (just after the opening quote). */
+  get contentStart(): number {
+    return this.span.contentStart;
+  }
+
+  /** Document offset just past the last content character (the closing quote, when there is one). */
+  get contentEnd(): number {
+    return this.span.contentEnd;
+  }
+
   /**
-   * The string literal whose opening quote is at `quote` and whose node spans `length` characters
-   * (the closing quote may be missing in a broken document). Pass `decoded` when the literal is known
-   * to be valid JSON (the parser decoded it already): the escape table is then built only when a
+   * The string literal `literal` (its node: the opening quote and the length; the closing quote may
+   * be missing in a broken document). Pass `decoded` when the literal is known to be valid JSON (the
+   * parser decoded it already): its position is then read, and the escape table built, only when a
    * position is first mapped. Without it, invalid escapes are kept as their raw characters so that
    * offsets stay meaningful.
    */
-  static fromLiteral(doc: string, quote: number, length: number, decoded?: string): EmbeddedText {
-    const contentStart = quote + 1;
-    let contentEnd = quote + length;
-    if (length >= 2 && doc.charCodeAt(contentEnd - 1) === 0x22 && !isEscaped(doc, contentEnd - 1, contentStart)) contentEnd--;
-    if (decoded !== undefined) return new EmbeddedText(decoded, contentStart, contentEnd, doc);
+  static fromLiteral(doc: string, literal: { readonly offset: number; readonly length: number }, decoded?: string): EmbeddedText {
+    if (decoded !== undefined) return new EmbeddedText(decoded, doc, literal);
+    const { contentStart, contentEnd } = contentSpan(doc, literal);
     const escDecoded: number[] = [];
     const escExtra: number[] = [];
     const firstEscape = doc.indexOf('\\', contentStart);
     if (firstEscape < 0 || firstEscape >= contentEnd) {
-      return new EmbeddedText(doc.slice(contentStart, contentEnd), contentStart, contentEnd, doc, { escDecoded, escExtra });
+      return new EmbeddedText(doc.slice(contentStart, contentEnd), doc, literal, { escDecoded, escExtra });
     }
     const parts: string[] = [];
     let extra = 0;
@@ -77,7 +79,11 @@ export class EmbeddedText {
       from = i + width;
     }
     parts.push(doc.slice(from, contentEnd));
-    return new EmbeddedText(parts.join(''), contentStart, contentEnd, doc, { escDecoded, escExtra });
+    return new EmbeddedText(parts.join(''), doc, literal, { escDecoded, escExtra });
+  }
+
+  private get span(): { contentStart: number; contentEnd: number } {
+    return (this.bounds ??= contentSpan(this.doc, this.literal));
   }
 
   /** The escape table of a literal known to be valid: one tight pass over its backslashes. */
@@ -86,10 +92,11 @@ export class EmbeddedText {
     const escDecoded: number[] = [];
     const escExtra: number[] = [];
     const doc = this.doc;
+    const { contentStart, contentEnd } = this.span;
     let extra = 0;
-    for (let i = doc.indexOf('\\', this.contentStart); i >= 0 && i < this.contentEnd; ) {
+    for (let i = doc.indexOf('\\', contentStart); i >= 0 && i < contentEnd; ) {
       const width = doc.charCodeAt(i + 1) === 0x75 ? 6 : 2;
-      escDecoded.push(i - this.contentStart - extra);
+      escDecoded.push(i - contentStart - extra);
       extra += width - 1;
       escExtra.push(extra);
       i = doc.indexOf('\\', i + width);
@@ -135,6 +142,14 @@ export class EmbeddedText {
     const { escDecoded, escExtra } = this.escapes;
     return this.contentStart + escDecoded[i] + (i > 0 ? escExtra[i - 1] : 0);
   }
+}
+
+/** Content bounds of a literal; the closing quote may be missing in a broken document. */
+function contentSpan(doc: string, literal: { readonly offset: number; readonly length: number }): { contentStart: number; contentEnd: number } {
+  const contentStart = literal.offset + 1;
+  let contentEnd = literal.offset + literal.length;
+  if (literal.length >= 2 && doc.charCodeAt(contentEnd - 1) === 0x22 && !isEscaped(doc, contentEnd - 1, contentStart)) contentEnd--;
+  return { contentStart, contentEnd };
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };

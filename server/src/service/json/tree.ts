@@ -1,5 +1,6 @@
 import { createScanner, parseTree, printParseErrorCode, SyntaxKind, type ParseError } from 'jsonc-parser';
 import { parseStrict, setOwn } from './strict';
+import { parseByValue } from './valueTree';
 
 export type NodeType = 'object' | 'array' | 'property' | 'string' | 'number' | 'boolean' | 'null';
 
@@ -7,11 +8,11 @@ export type NodeType = 'object' | 'array' | 'property' | 'string' | 'number' | '
 export interface JsonNode {
   readonly type: NodeType;
   readonly offset: number;
-  length: number;
-  parent?: JsonNode;
-  children?: JsonNode[];
-  value?: unknown;
-  colonOffset?: number;
+  readonly length: number;
+  readonly parent?: JsonNode;
+  readonly children?: JsonNode[];
+  readonly value?: unknown;
+  readonly colonOffset?: number;
 }
 
 export interface SyntaxError {
@@ -30,16 +31,22 @@ export interface ParsedJson {
 }
 
 const NO_ERRORS: readonly SyntaxError[] = [];
+const NO_NODES: readonly JsonNode[] = [];
 
 /** Deeper documents are not recovered (jsonc-parser recurses); valid ones of any depth still parse. */
 const MAX_RECOVERY_DEPTH = 500;
 
 /**
- * Valid JSON takes the fast path, one strict pass that builds positions and values together; only
- * invalid JSON pays for jsonc-parser's error-recovering tree and its messages.
+ * Valid JSON takes a fast path: `JSON.parse` with positions found when first needed (./valueTree.ts),
+ * or, for texts that may repeat a key and very long ones, one strict pass that builds positions and
+ * values together (./strict.ts). Only invalid JSON pays for jsonc-parser's error-recovering tree and
+ * its messages.
  */
 export function parseJson(text: string): ParsedJson {
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const byValue = parseByValue(text, start);
+  if (byValue === 'invalid') return recover(text, start);
+  if (byValue) return { root: byValue.root, value: byValue.value, duplicateKeys: NO_NODES, syntaxErrors: NO_ERRORS };
   const strict = parseStrict(text, start);
   return strict ? { root: strict.root, value: strict.value, duplicateKeys: strict.duplicateKeys, syntaxErrors: NO_ERRORS } : recover(text, start);
 }

@@ -70,6 +70,7 @@ export const fileName: Validator = (ctx) => {
 function fileBaseName(uri: string): string | undefined {
   if (!uri.startsWith('file:')) return undefined;
   const last = uri.slice(uri.lastIndexOf('/') + 1);
+  if (!last.includes('%')) return last; // most names: no decoding (this runs on every check)
   try {
     return decodeURIComponent(last);
   } catch {

@@ -6,12 +6,13 @@ export const placeholders: Validator = (ctx) => {
   const { model } = ctx;
   const prompt = model.prompt;
   if (model.kind !== 'llm' || !prompt) return;
-  const names = model.variables.map((v) => v.name).filter((n): n is string => !!n);
-  const declared = new Set(names);
-  const used = new Set<string>();
+  const declared = model.variablesByName;
+  // Whether each declaration is used, by its index: one name lookup per placeholder.
+  const used = new Uint8Array(model.variables.length);
   for (const p of prompt.placeholders) {
-    if (p.closed && declared.has(p.name)) {
-      used.add(p.name);
+    const exact = p.closed && p.name !== '' ? declared.get(p.name) : undefined;
+    if (exact) {
+      used[exact.index] = 1;
       continue;
     }
     // Positions are mapped only for placeholders that are reported.
@@ -26,8 +27,9 @@ export const placeholders: Validator = (ctx) => {
       continue;
     }
     const inner = prompt.embedded.rangeToDocument(p.start + 2, p.end - 2);
-    if (declared.has(trimmed)) {
-      used.add(trimmed);
+    const spaced = declared.get(trimmed);
+    if (spaced) {
+      used[spaced.index] = 1;
       ctx.report('placeholder-whitespace', at, `The spaces are part of the name, so \`{{${p.name}}}\` does not match variable \`${trimmed}\`: write \`{{${trimmed}}}\`.`, {
         fix: 'trim-placeholder',
         ...inner,
@@ -35,7 +37,7 @@ export const placeholders: Validator = (ctx) => {
       });
       continue;
     }
-    const candidates = closest(p.name, names);
+    const candidates = closest(p.name, [...declared.keys()].filter((n) => n !== ''));
     const hint = candidates.length ? ` Did you mean \`${candidates[0]}\`?` : '';
     ctx.report('unknown-placeholder', at, `No variable is named \`${p.name}\`.${hint} Fix the name, or add the variable to metadata.variables.`, {
       fix: 'unknown-name',
@@ -45,7 +47,7 @@ export const placeholders: Validator = (ctx) => {
     });
   }
   for (const v of model.variables) {
-    if (v.name && v.nameNode && !used.has(v.name) && v.name.trim()) {
+    if (v.name && v.nameNode && !used[declared.get(v.name)!.index] && v.name.trim()) {
       ctx.report('unused-variable', v.nameNode, `Variable \`${v.name}\` is never used: add \`{{${v.name}}}\` to model_prompt, or remove the variable.`);
     }
   }

@@ -6,15 +6,14 @@ import type { ValidationContext, Validator } from './context';
 const SELECT = new Set(['single-select', 'multi-select']);
 
 export const variableNames: Validator = (ctx) => {
-  const seen = new Set<string>();
+  const byName = ctx.model.variablesByName;
   for (const v of ctx.model.variables) {
     if (v.name === undefined || !v.nameNode) continue;
     if (v.name.trim() === '') {
       ctx.report('empty-variable-name', v.nameNode, 'Variable name is empty: give the variable a name (it is the key the tool receives its value by).');
-    } else if (seen.has(v.name)) {
+    } else if (byName.get(v.name) !== v) {
       ctx.report('duplicate-variable', v.nameNode, `Another variable is already named \`${v.name}\`: rename or remove this one.`);
     }
-    seen.add(v.name);
   }
 };
 
