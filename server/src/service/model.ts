@@ -49,6 +49,7 @@ export class ToolModel {
   /** The document version parsed (LSP documents are updated in place, so the model keeps its own). */
   readonly version: number;
   private readonly lines: LineIndex;
+  private metadataMemo?: JsonNode | null;
   private variablesMemo?: VariableDecl[];
   private byNameMemo?: Map<string, VariableDecl>;
   private promptMemo?: PromptModel | null;
@@ -86,9 +87,13 @@ export class ToolModel {
     return this.json.root;
   }
 
+  /** The `metadata` object (looked up once: nearly every rule starts from it). */
   get metadata(): JsonNode | undefined {
-    const m = child(this.root, 'metadata');
-    return m?.type === 'object' ? m : undefined;
+    if (this.metadataMemo === undefined) {
+      const m = child(this.root, 'metadata');
+      this.metadataMemo = m?.type === 'object' ? m : null;
+    }
+    return this.metadataMemo ?? undefined;
   }
 
   /** The name the workspace shows: `tool_name` of a smart tool, `prompt_name` of an LLM tool. */

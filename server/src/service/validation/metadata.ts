@@ -40,9 +40,9 @@ export const parameters: Validator = (ctx) => {
   const params = child(ctx.model.metadata, 'parameters');
   if (ctx.model.kind !== 'llm' || params?.type !== 'object') return;
   for (const prop of params.children!) {
-    const [key, value] = prop.children ?? [];
+    const value = prop.children?.[1];
     if (value?.type !== 'number') continue;
-    const name = String(key.value);
+    const name = String(prop.children![0].value);
     const n = value.value as number;
     if (name === 'max_tokens') {
       if (n < 1) ctx.report('parameter-out-of-range', value, 'max_tokens must be a positive integer: set it to 1 or more.');
