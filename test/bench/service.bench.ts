@@ -18,7 +18,7 @@ export interface ServiceResult {
   readonly jsonParse: Compared;
   readonly vscodeJson: Compared;
   readonly ours: Compared;
-  /** Our `parse` alone (JSON.parse + position index), for the analysis. */
+  /** Our `parse` alone (JSON.parse and the node tree; positions are found on first read), for the analysis. */
   readonly oursParseOnly: Compared;
   /** The very first parse + doValidation of this text (nothing warmed for it yet). */
   readonly oursFirstMs: number;

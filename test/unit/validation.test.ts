@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { codes, llmTool, problems, smartTool } from '../helpers';
+import type { JsonNode } from '../../server/src/service/json/tree';
+import { codes, llmTool, load, problems, smartTool } from '../helpers';
 import { PNG_256, PNG_64 } from './images';
 
 /** The one problem with `code`, asserting there is exactly one. */
@@ -14,6 +15,18 @@ describe('valid files', () => {
   it('reports nothing for a complete LLM tool and a complete smart tool', () => {
     assert.deepEqual(codes(llmTool()), []);
     assert.deepEqual(codes(smartTool()), []);
+  });
+
+  it('checks a file without problems without reading any position (they are found only when needed)', () => {
+    for (const text of [llmTool(), smartTool()]) {
+      const { service, model } = load(text);
+      assert.deepEqual(service.doValidation(model), []);
+      // The fast path's nodes keep their offset in a field that stays -1 until the first read.
+      const unread = (n: JsonNode): boolean => (n as unknown as { at: number }).at === -1 && (n.children ?? []).every(unread);
+      assert.ok(unread(model.root!), 'a rule read a position of a file without problems');
+      assert.equal(model.root!.offset, 0); // … and reading one places them all
+      assert.equal((model.root!.children![0] as unknown as { at: number }).at > 0, true);
+    }
   });
 });
 
