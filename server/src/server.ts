@@ -21,7 +21,7 @@ import { runInSlices } from './lsp/slices';
 import { analyseAhead } from './lsp/analyseAhead';
 import { warmUpPython } from './lsp/warmUp';
 import { getLanguageService, ModelCache, type ToolModel } from './service/languageService';
-import { fileKey } from './service/fileKey';
+import { fileKey, inFolder } from './service/fileKey';
 import { isRuleCode } from './service/rules';
 import { SEMANTIC_LEGEND } from './service/semanticTokens';
 
@@ -92,7 +92,7 @@ connection.onInitialized(() => {
       revalidateAll();
       // Workspaces with smart tools analyse them, and compile the Python analysis, while idle: not
       // on the first open.
-      if (index.hasSmartTools()) setTimeout(() => void analyseWorkspaceTools().then(warmUp), 50);
+      if (index.hasSmartTools()) setTimeout(() => void analyseAheadOf(index.smartToolsOnDisk(), 'of the workspace').then(warmUp), 50);
     },
     logScanFailure,
   );
@@ -102,16 +102,32 @@ connection.onInitialized(() => {
   }
 });
 
-async function analyseWorkspaceTools(): Promise<void> {
-  const started = performance.now();
-  try {
-    const isOpen = (uri: string) => documents.all().some((d) => fileKey(d.uri) === fileKey(uri));
-    const { files, lines } = await analyseAhead(index.smartToolsOnDisk(), service, models, isOpen);
-    const what = `${files} smart tool${files === 1 ? '' : 's'} (${lines} lines of Python)`;
-    connection.console.info(`Analysed ${what} of the workspace ahead of opening in ${Math.round(performance.now() - started)} ms`);
-  } catch (e) {
-    logFailure(connection, 'analysis ahead of opening', e);
-  }
+/** Analyses ahead run one after another: the start-up's, then those of files changed on disk since. */
+let analysingAhead: Promise<void> = Promise.resolve();
+
+/**
+ * Analyses the smart tools among `uris` (files on disk, newest first) ahead of opening, after any
+ * analysis ahead still running; `what` names them in the log.
+ */
+function analyseAheadOf(uris: readonly string[], what: string): Promise<void> {
+  const run = async (): Promise<void> => {
+    const started = performance.now();
+    try {
+      const isOpen = (uri: string) => documents.all().some((d) => fileKey(d.uri) === fileKey(uri));
+      const { files, lines } = await analyseAhead(uris, service, models, isOpen);
+      if (!files && what !== 'of the workspace') return; // a saved open file, or one kept as it is
+      const tools = `${files} smart tool${files === 1 ? '' : 's'} (${lines} lines of Python)`;
+      connection.console.info(`Analysed ${tools} ${what} ahead of opening in ${Math.round(performance.now() - started)} ms`);
+    } catch (e) {
+      logFailure(connection, 'analysis ahead of opening', e);
+    }
+  };
+  return (analysingAhead = analysingAhead.then(run));
+}
+
+/** Smart tools on disk (newest first) whose file key passes `test`. */
+function smartToolsWhere(test: (key: string) => boolean): string[] {
+  return index.smartToolsOnDisk().filter((uri) => test(fileKey(uri)));
 }
 
 function warmUp(): void {
@@ -221,7 +237,11 @@ documents.onDidClose((e) => {
 /** Folders created, renamed or deleted in VS Code: their definitions enter or leave the index. */
 function foldersChanged(gone: readonly string[], added: readonly string[]): void {
   for (const uri of gone) index.forgetFolder(uri);
-  void index.scanFolders(added).then(revalidateAll, logScanFailure);
+  void index.scanFolders(added).then(() => {
+    revalidateAll();
+    const tools = smartToolsWhere((key) => added.some((folder) => inFolder(key, folder)));
+    if (tools.length) void analyseAheadOf(tools, 'in the folders added');
+  }, logScanFailure);
 }
 
 function logScanFailure(e: unknown): void {
@@ -233,13 +253,20 @@ connection.workspace.onDidRenameFiles(({ files }) => foldersChanged(files.map((f
 connection.workspace.onDidDeleteFiles(({ files }) => foldersChanged(files.map((f) => f.uri), []));
 
 connection.onDidChangeWatchedFiles(async (params) => {
+  const written = new Set<string>();
   for (const change of params.changes) {
     if (change.type === FileChangeType.Deleted) {
       index.deleteFile(change.uri);
       models.unprepare(change.uri);
-    } else await index.updateFile(change.uri);
+    } else {
+      await index.updateFile(change.uri);
+      written.add(fileKey(change.uri));
+    }
   }
   revalidateAll();
+  // Created or changed outside the editor (a pull, a checkout, a generator): ready before opening.
+  const tools = smartToolsWhere((key) => written.has(key));
+  if (tools.length) void analyseAheadOf(tools, 'changed on disk');
 });
 
 /**

@@ -626,6 +626,66 @@ test("smart tools on disk are analysed while idle, so opening one reuses that an
   }
 });
 
+test('smart tools created or changed on disk after start-up are analysed ahead too', async () => {
+  const module = (key: string) =>
+    Array.from({ length: 1000 }, (_, i) => `def delta_${i}(value):\n    items = [p.strip() for p in str(value).split(",")]\n    return " ".join(items)\n`).join('\n') +
+    `\ndef execute(variables):\n    return delta_1(variables["${key}"])\n`;
+  const folder = mkdtempSync(join(tmpdir(), 'tooldef-lsp-'));
+  const tool = (key: string) => smartToolText(module(key)).replace('"tool_name": "tool"', '"tool_name": "delta"');
+  writeFileSync(join(folder, 'small.json'), smartToolText('def execute(variables):\n    return variables["name"]\n').replace('"tool_name": "tool"', '"tool_name": "small"'));
+  const client = await LspClient.start({ workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'tools' }] });
+  try {
+    const logs = (pattern: RegExp) => client.log.filter((l) => pattern.test(l.message)).map((l) => l.message);
+    const until = async (what: () => boolean) => {
+      const deadline = Date.now() + 60_000;
+      while (!what() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(what(), client.log.map((l) => l.message).join('\n'));
+    };
+    await until(() => logs(/warmed up in \d+ ms/).length > 0);
+    const file = join(folder, 'delta.json');
+    const u = pathToFileURL(file).href;
+    const open = async (text: string) => {
+      const t0 = performance.now();
+      await client.open(u, text);
+      const codes = (await client.waitForDiagnostics(u)).map((d) => String(d.code));
+      return { ms: performance.now() - t0, codes };
+    };
+
+    // Created outside the editor (VS Code's watcher reports it): analysed while idle.
+    writeFileSync(file, tool('nmae'));
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: u, type: 1 }] });
+    await until(() => logs(/changed on disk ahead of opening/).length === 1);
+    assert.match(logs(/changed on disk/)[0], /^Analysed 1 smart tool \(4003 lines of Python\) changed on disk ahead of opening in \d+ ms$/);
+    const created = await open(tool('nmae'));
+    assert.deepEqual(created.codes, ['unknown-variable-key', 'unused-variable']);
+    await client.close(u);
+
+    // Changed on disk while closed: analysed again from the kept tree, then opened at once.
+    writeFileSync(file, tool('name'));
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: u, type: 2 }] });
+    await until(() => logs(/changed on disk ahead of opening/).length === 2);
+    const changed = await open(tool('name'));
+    assert.deepEqual(changed.codes, []);
+
+    // Saving the open file reports it changed too: nothing to analyse ahead, nothing logged.
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: u, type: 2 }] });
+    await client.request('textDocument/hover', { textDocument: { uri: u }, position: { line: 0, character: 1 } });
+    assert.equal(logs(/changed on disk ahead of opening/).length, 2);
+
+    // A file that was not on disk pays for the whole analysis.
+    const other = uri('other.json');
+    const t0 = performance.now();
+    await client.open(other, tool('nmae').replace('"tool_name": "delta"', '"tool_name": "other"'));
+    await client.waitForDiagnostics(other);
+    const freshMs = performance.now() - t0;
+    assert.ok(created.ms * 3 < freshMs && changed.ms * 3 < freshMs, `opened in ${created.ms.toFixed(1)} and ${changed.ms.toFixed(1)} ms; a new file in ${freshMs.toFixed(1)} ms`);
+    assert.ok(!client.log.some((l) => l.type === 1), 'nothing failed');
+  } finally {
+    await client.dispose();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
 test('a workspace file opened under VS Code\'s spelling of its URI is the same file, not a duplicate of itself', async () => {
   // VS Code percent-encodes `@`, `+` and `,` in paths (and a Windows drive's colon); Node's
   // pathToFileURL, which the workspace scan uses, does not.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { fileKey } from '../../server/src/service/fileKey';
+import { fileKey, inFolder } from '../../server/src/service/fileKey';
 
 describe('fileKey', () => {
   it("gives VS Code's and Node's spellings of one file the same key", () => {
@@ -23,5 +23,15 @@ describe('fileKey', () => {
   it('leaves other schemes and malformed escapes as written', () => {
     assert.equal(fileKey('untitled:Untitled-1'), 'untitled:Untitled-1');
     assert.equal(fileKey('file:///home/me/100%.json'), 'file:///home/me/100%.json');
+  });
+
+  it('tells whether a file lies in a folder, whichever way either is spelled', () => {
+    const key = fileKey(pathToFileURL('/home/me/a@b/tools/x.json').href);
+    assert.ok(inFolder(key, 'file:///home/me/a%40b'));
+    assert.ok(inFolder(key, 'file:///home/me/a%40b/'));
+    assert.ok(inFolder(key, 'file:///home/me/a%40b/tools'));
+    assert.ok(!inFolder(key, 'file:///home/me/a%40b/tool'));
+    assert.ok(!inFolder(key, 'file:///home/me/a%40b/tools/x.json'));
+    assert.ok(inFolder(fileKey('file:///C:/w/a.json'), 'file:///c%3A/w'));
   });
 });

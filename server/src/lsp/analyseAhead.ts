@@ -10,7 +10,8 @@ import { runInSlices } from './slices';
  * analysis, and keeps the results in the model cache: opening one of those files then shows its
  * diagnostics at once instead of after a whole parse (100-200 ms for a 5,000-line tool_code). A file
  * opened meanwhile is skipped, or abandoned half-way: its document's own analysis takes over.
- * `uris` in order of preference (most recently modified first).
+ * `uris` in order of preference (most recently modified first). A file kept already is analysed
+ * again only if it changed on disk, re-parsing what differs (its syntax tree is reused).
  */
 export async function analyseAhead(
   uris: readonly string[],
@@ -28,12 +29,15 @@ export async function analyseAhead(
     } catch {
       continue; // gone since the scan
     }
+    const kept = cache.keptModel(uri);
+    if (kept?.text === text) continue;
     // Newest first, while the cache keeps them all: analysing more would only let go of newer ones.
-    if (!cache.hasRoomFor(text.length)) {
+    // A file kept already takes its own place.
+    if (!kept && !cache.hasRoomFor(text.length)) {
       if (!cache.hasRoomFor(0)) break;
       continue; // too large for what is left
     }
-    const model = service.parse(TextDocument.create(uri, 'tooldef', 0, text));
+    const model = service.parse(TextDocument.create(uri, 'tooldef', 0, text), undefined, kept);
     if (!model.pythonNode) continue;
     const steps = model.pythonSteps();
     if (steps && !(await runInSlices(steps, () => isOpen(uri), 'background'))) continue;

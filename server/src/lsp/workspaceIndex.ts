@@ -2,7 +2,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { fileKey } from '../service/fileKey';
+import { fileKey, inFolder } from '../service/fileKey';
 import { mayBeDefinition } from '../service/kind';
 import { ToolModel } from '../service/model';
 import type { RelatedLocation, WorkspaceIndex } from '../service/validation/context';
@@ -119,8 +119,7 @@ export class DefinitionIndex implements WorkspaceIndex {
 
   /** Forgets the files on disk under a folder removed from the workspace. */
   forgetFolder(folderUri: string): void {
-    const prefix = fileKey(folderUri).replace(/\/?$/, '/');
-    for (const key of [...this.onDisk.keys()]) if (key.startsWith(prefix)) this.onDisk.delete(key);
+    for (const key of [...this.onDisk.keys()]) if (inFolder(key, folderUri)) this.onDisk.delete(key);
   }
 
   deleteFile(uri: string): void {

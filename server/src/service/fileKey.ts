@@ -13,3 +13,8 @@ export function fileKey(uri: string): string {
   }
   return `file:${path.replace(/^(\/\/[^/]*)?\/([A-Za-z]):/, (_, authority: string | undefined, drive: string) => `${authority ?? ''}/${drive.toLowerCase()}:`)}`;
 }
+
+/** Whether the file with key `key` lies in the folder `folderUri` (at any depth). */
+export function inFolder(key: string, folderUri: string): boolean {
+  return key.startsWith(fileKey(folderUri).replace(/\/?$/, '/'));
+}

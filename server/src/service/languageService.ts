@@ -107,6 +107,11 @@ export class ModelCache {
     return model;
   }
 
+  /** The model kept for a file that is not open (analysed ahead, or closed), if any. */
+  keptModel(uri: string): ToolModel | undefined {
+    return this.kept.get(fileKey(uri));
+  }
+
   /** Whether a file of this many characters would be kept without letting go of another. */
   hasRoomFor(chars: number): boolean {
     return this.kept.size < MAX_KEPT && this.keptChars + chars <= MAX_KEPT_CHARS;
