@@ -125,7 +125,7 @@ class Positions {
     let end: number;
     switch (node.type) {
       case 'string':
-        end = stringEnd(text, pos);
+        end = stringEnd(text, pos, (node.value as string).length);
         break;
       case 'number':
         end = pos + 1;
@@ -148,7 +148,7 @@ class Positions {
         for (const prop of node.children!) {
           const [key, value] = prop.children!;
           const keyStart = skipWs(text, at);
-          const keyEnd = stringEnd(text, keyStart);
+          const keyEnd = stringEnd(text, keyStart, (key.value as string).length);
           key.setPosition(keyStart, keyEnd - keyStart);
           const colon = skipWs(text, keyEnd);
           prop.colon = colon;
@@ -168,9 +168,14 @@ class Positions {
 const NUMBER_CHAR = new Uint8Array(128);
 for (const c of '0123456789+-.eE') NUMBER_CHAR[c.charCodeAt(0)] = 1;
 
-/** End (past the closing quote) of the valid string literal opening at `quote`. */
-function stringEnd(text: string, quote: number): number {
-  let close = text.indexOf('"', quote + 1);
+/**
+ * End (past the closing quote) of the valid string literal opening at `quote`, whose value has
+ * `decoded` characters. Each comes from at least one character of the literal, so the closing quote
+ * is not before `quote + 1 + decoded`: the search starts there, skipping the quotes escaped before
+ * (a long tool_code holds thousands).
+ */
+function stringEnd(text: string, quote: number, decoded: number): number {
+  let close = text.indexOf('"', quote + 1 + decoded);
   while (escaped(text, close)) close = text.indexOf('"', close + 1);
   return close + 1;
 }
