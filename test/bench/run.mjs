@@ -121,7 +121,7 @@ out.push('the methods take turns in rounds; V8 collects garbage as it comes, ins
 const cell = (c) => `${c.wall.median.toFixed(3)} / ${c.wall.p90.toFixed(3)} [${c.cpu.median.toFixed(3)}]`;
 out.push(
   table(
-    ['file', 'size', 'JSON.parse', 'vscode-json-languageservice', 'ours (parse + doValidation)', 'ours: parse only', 'ours 1st call', 'ours ÷ JSON.parse', 'vscode-json ÷ ours', 'diagnostics: ours | vscode-json'],
+    ['file', 'size', 'JSON.parse', 'vscode-json-languageservice', 'ours (parse + doValidation)', 'ours: parse only', 'ours + every position', 'ours 1st call', 'ours ÷ JSON.parse', 'vscode-json ÷ ours', 'diagnostics: ours | vscode-json'],
     service.map((r) => [
       r.id,
       kb(r.bytes),
@@ -129,6 +129,7 @@ out.push(
       cell(r.vscodeJson),
       cell(r.ours),
       cell(r.oursParseOnly),
+      cell(r.oursWithPositions),
       r.oursFirstMs.toFixed(2),
       `${(r.ours[basis].median / r.jsonParse[basis].median).toFixed(2)}×`,
       `${(r.vscodeJson[basis].median / r.ours[basis].median).toFixed(2)}×`,

@@ -20,6 +20,11 @@ export interface ServiceResult {
   readonly ours: Compared;
   /** Our `parse` alone (JSON.parse and the node tree; positions are found on first read), for the analysis. */
   readonly oursParseOnly: Compared;
+  /**
+   * Parse + doValidation, then the position of every node (read once, as the outline or a hover
+   * would): what an editor pays per version in all, since a check without problems reads none.
+   */
+  readonly oursWithPositions: Compared;
   /** The very first parse + doValidation of this text (nothing warmed for it yet). */
   readonly oursFirstMs: number;
   readonly oursDiagnostics: string[];
@@ -73,6 +78,12 @@ export async function runServiceBench(files: readonly BenchFile[], root: string,
           return model;
         },
         oursParseOnly: () => ours.parse(doc('tooldef')),
+        oursWithPositions: () => {
+          const model = ours.parse(doc('tooldef'));
+          ours.doValidation(model);
+          void model.root?.offset; // the first position read places every node
+          return model;
+        },
       },
       options(file),
     );
@@ -85,6 +96,7 @@ export async function runServiceBench(files: readonly BenchFile[], root: string,
       vscodeJson: m.vscodeJson,
       ours: m.ours,
       oursParseOnly: m.oursParseOnly,
+      oursWithPositions: m.oursWithPositions,
       oursFirstMs,
       oursDiagnostics: firstDiagnostics.map((d) => String(d.code)),
       vscodeJsonDiagnostics,
