@@ -2,6 +2,7 @@
 import { build } from 'esbuild';
 import { chmodSync, mkdirSync, writeFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 
@@ -68,6 +69,17 @@ const pythonApart = {
 };
 
 generateValidators();
+
+/**
+ * dist/server-main.js is the language server; dist/server.js starts it, from a V8 code cache when
+ * the client names a directory for one (server/src/boot.ts), keyed by the hash of server-main.js.
+ */
+async function buildServer() {
+  await build({ ...common, entryPoints: { 'server-main': 'server/src/server.ts' }, outdir: 'dist', minify: true, plugins: [pythonApart] });
+  const hash = createHash('sha256').update(readFileSync(join(root, 'dist/server-main.js'))).digest('hex');
+  await build({ ...common, entryPoints: { server: 'server/src/boot.ts' }, outdir: 'dist', minify: true, define: { MAIN_HASH: JSON.stringify(hash) } });
+}
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -87,7 +99,7 @@ await Promise.all([
   build({ ...common, entryPoints: { extension: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'], plugins: [pythonApart] }),
   build({ ...common, entryPoints: { python: 'server/src/service/python/index.ts' }, outdir: 'dist', minify: true }),
   // The server and the CLI are always minified: their size is part of the product (start-up, .vsix).
-  build({ ...common, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist', minify: true, plugins: [pythonApart] }),
+  buildServer(),
   build({ ...common, entryPoints: { cli: 'server/src/cli/main.ts' }, outdir: 'dist', minify: true, banner: { js: '#!/usr/bin/env node' }, plugins: [pythonApart] }),
   build({
     ...common,

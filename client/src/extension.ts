@@ -45,9 +45,11 @@ export async function deactivate(): Promise<void> {
 
 function createClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): LanguageClient {
   const module = context.asAbsolutePath(path.join('dist', 'server.js'));
+  // A private directory for the server's code cache (server/src/boot.ts): it starts sooner from it.
+  const env = { ...process.env, TOOLDEF_CODE_CACHE: path.join(context.globalStorageUri.fsPath, 'code-cache') };
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+    run: { module, transport: TransportKind.ipc, options: { env } },
+    debug: { module, transport: TransportKind.ipc, options: { env, execArgv: ['--nolazy', '--inspect=6009'] } },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [

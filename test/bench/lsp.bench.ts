@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import {
@@ -93,14 +93,16 @@ class Server {
   }
 
   /** Spawns and initializes a server; `initializeMs` is spawn → initialize result. */
-  static async start(root: string, gcHook = false, workspaceFolder?: string): Promise<{ server: Server; initializeMs: number }> {
+  static async start(root: string, gcHook = false, workspaceFolder?: string, codeCache: string | null = CODE_CACHE): Promise<{ server: Server; initializeMs: number }> {
     const hook = gcHook ? ['--expose-gc', '-r', join(root, 'test/bench/gc-preload.cjs')] : [];
     // e.g. TOOLDEF_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=out/bench/prof" to profile the servers.
     hook.push(...(process.env.TOOLDEF_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean));
     const t0 = performance.now();
     // TOOLDEF_BENCH_SERVER: another build of the server (e.g. unminified, to read a profile).
     const script = process.env.TOOLDEF_BENCH_SERVER ?? join(root, 'dist/server.js');
-    const proc = spawn(process.execPath, [...hook, script, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // As the extension starts it: with a directory for its code cache (server/src/boot.ts).
+    const env = codeCache === null ? process.env : { ...process.env, TOOLDEF_CODE_CACHE: codeCache };
+    const proc = spawn(process.execPath, [...hook, script, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env });
     const server = new Server(proc);
     await server.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
@@ -215,8 +217,16 @@ export interface RequestResult {
   readonly answer: string;
 }
 
+/** The code cache directory of this bench run (a new one each run: its first server writes the cache). */
+const CODE_CACHE = join(mkdtempSync(join(tmpdir(), 'tooldef-bench-')), 'code-cache');
+
 export interface LspResult {
+  /** From the code cache, as the extension starts the server. */
   readonly coldStart: Stats;
+  /** The first start of a build, which writes the cache. */
+  readonly firstStartMs: number;
+  /** Without a code cache directory (as `node dist/server.js --stdio` by hand). */
+  readonly coldStartUncached: Stats;
   /** spawn → exit of `node -e ''`: the part of the cold start that is Node itself. */
   readonly nodeBaseline: Stats;
   readonly idle: Memory;
@@ -275,15 +285,24 @@ export async function runLspBench(files: readonly BenchFile[], root: string, log
   }
   const nodeBaseline = stats(bare);
 
-  // Cold start: spawn → initialize answered.
+  // Cold start: spawn → initialize answered. The first start writes the code cache (a second after
+  // it started, so that the start-up code is in it); the starts after it read it, as the extension's do.
+  const first = await Server.start(root);
+  const firstStartMs = first.initializeMs;
+  await sleep(1500);
+  await first.server.stop();
   const cold: number[] = [];
+  const uncached: number[] = [];
   for (let i = 0; i < 9; i++) {
-    const { server, initializeMs } = await Server.start(root);
-    cold.push(initializeMs);
-    await server.stop();
+    for (const [samples, cache] of [[cold, CODE_CACHE], [uncached, null]] as const) {
+      const { server, initializeMs } = await Server.start(root, false, undefined, cache);
+      samples.push(initializeMs);
+      await server.stop();
+    }
   }
   const coldStart = stats(cold);
-  log(`  cold start median ${coldStart.median.toFixed(1)} ms`);
+  const coldStartUncached = stats(uncached);
+  log(`  cold start median ${coldStart.median.toFixed(1)} ms (without a code cache ${coldStartUncached.median.toFixed(1)} ms)`);
 
   // Server A: memory, and everything on the huge files.
   const { server: a } = await Server.start(root, true);
@@ -395,5 +414,6 @@ export async function runLspBench(files: readonly BenchFile[], root: string, log
     rmSync(withLarge, { recursive: true, force: true });
   }
 
-  return { coldStart, nodeBaseline, idle, hugeLlmOpen, bothHugeOpen, afterSession, afterSessionGc, didOpen, didChange, requests, completionAfterEdit, warmUpMs };
+  rmSync(dirname(CODE_CACHE), { recursive: true, force: true });
+  return { coldStart, firstStartMs, coldStartUncached, nodeBaseline, idle, hugeLlmOpen, bothHugeOpen, afterSession, afterSessionGc, didOpen, didChange, requests, completionAfterEdit, warmUpMs };
 }

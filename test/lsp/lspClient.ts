@@ -45,6 +45,8 @@ export interface StartOptions {
   readonly initializationOptions?: unknown;
   /** Path of the server bundle; $TOOLDEF_SERVER or dist/server.js of the repository by default. */
   readonly serverPath?: string;
+  /** Environment of the server process (the tests' own by default). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 export interface ServerLogEntry {
@@ -112,7 +114,7 @@ export class LspClient {
     const root = repoRoot();
     const serverPath = opts.serverPath ?? process.env.TOOLDEF_SERVER ?? join(root, 'dist', 'server.js');
     if (!existsSync(serverPath)) throw new Error(`${serverPath} does not exist: run \`node scripts/build.mjs\` first.`);
-    const child = spawn(process.execPath, [serverPath, '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [serverPath, '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: opts.env ?? process.env });
     const client = new LspClient(child);
     LIVE.add(client);
     const capabilities: ClientCapabilities = {

@@ -1,8 +1,8 @@
 // LSP-level tests: the built server (dist/server.js) driven over stdio by test/lsp/lspClient.ts.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { mulberry32 } from '../random';
@@ -791,6 +791,50 @@ test('a settings change, or closing and opening a document again, does not analy
     assert.ok(settings * 3 < analysis && reopen * 3 < analysis, report);
   } finally {
     await client.dispose();
+  }
+});
+
+test('the server starts from a code cache in the directory the client names, made on its first start', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'tooldef-cache-')), 'code-cache');
+  const env = { ...process.env, TOOLDEF_CODE_CACHE: dir };
+  const caches = () => (existsSync(dir) ? readdirSync(dir) : []);
+  const works = async (client: LspClient) => {
+    const u = uri('cached.json');
+    await client.open(u, llmTool({ prompt: 'Summarise {{txet}}.' }));
+    assert.ok((await client.waitForDiagnostics(u)).some((d) => d.code === 'unknown-placeholder'));
+  };
+  try {
+    // A cache of another build is removed when the new one is written.
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'server-0000000000000000-1.0.cache'), 'stale');
+    let client = await LspClient.start({ env });
+    await works(client);
+    const deadline = Date.now() + 10_000;
+    while (!(caches().length === 1 && caches()[0] !== 'server-0000000000000000-1.0.cache') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await client.shutdown();
+    const [name] = caches();
+    assert.match(name ?? caches().join(','), /^server-[0-9a-f]{16}-.+\.cache$/);
+    const made = statSync(join(dir, name)).mtimeMs;
+
+    // Started from it: V8 accepts it, so it is not written again.
+    client = await LspClient.start({ env });
+    await works(client);
+    await new Promise((r) => setTimeout(r, 300));
+    await client.shutdown();
+    assert.deepEqual(caches(), [name]);
+    assert.equal(statSync(join(dir, name)).mtimeMs, made);
+
+    // A cache V8 rejects (another V8, flags, a damaged file) is written anew; the server starts anyway.
+    writeFileSync(join(dir, name), Buffer.alloc(4096, 7));
+    client = await LspClient.start({ env });
+    await works(client);
+    const again = Date.now() + 10_000;
+    while (statSync(join(dir, name)).size === 4096 && Date.now() < again) await new Promise((r) => setTimeout(r, 20));
+    await client.shutdown();
+    assert.notEqual(statSync(join(dir, name)).size, 4096);
+    assert.deepEqual(client.exitStatus, { code: 0, signal: null });
+  } finally {
+    rmSync(dirname(dir), { recursive: true, force: true });
   }
 });
 
