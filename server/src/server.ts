@@ -115,7 +115,7 @@ function analyseAheadOf(uris: readonly string[], what: string): Promise<void> {
     try {
       const isOpen = (uri: string) => documents.all().some((d) => fileKey(d.uri) === fileKey(uri));
       const { files, lines } = await analyseAhead(uris, service, models, isOpen);
-      if (!files && what !== 'of the workspace') return; // a saved open file, or one kept as it is
+      if (!files) return; // all open, kept as they are, or no room left: nothing to tell
       const tools = `${files} smart tool${files === 1 ? '' : 's'} (${lines} lines of Python)`;
       connection.console.info(`Analysed ${tools} ${what} ahead of opening in ${Math.round(performance.now() - started)} ms`);
     } catch (e) {
