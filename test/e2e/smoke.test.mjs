@@ -2,6 +2,8 @@
 // its diagnostics reach the Problems view once each, and it leaves unrelated JSON alone.
 // Needs dist/tooldef.vsix (`npm run package`), or TOOLDEF_VSIX pointing at another build.
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { e2eSuite, quickOpen, openProblems, readProblems, screenshot, waitFor } from './codeServer.mjs';
 
@@ -43,7 +45,7 @@ async function settledProblems(page, quiet = 2000) {
   }, { timeout: 30_000, what: 'the Problems view to settle' });
 }
 
-workbenchTest('diagnostics show up in real VS Code (code-server)', { files: { 'broken-llm.json': BROKEN_LLM, 'other.json': OTHER_JSON } }, async ({ page }) => {
+workbenchTest('diagnostics show up in real VS Code (code-server)', { files: { 'broken-llm.json': BROKEN_LLM, 'other.json': OTHER_JSON } }, async ({ page, userData }) => {
   await screenshot(page, '01-workbench');
 
   await quickOpen(page, 'broken-llm.json');
@@ -62,6 +64,15 @@ workbenchTest('diagnostics show up in real VS Code (code-server)', { files: { 'b
   assert.equal(withCode('unused-variable').length, 1, fmt('one unused-variable row', problems));
   assert.ok(withCode('unknown-placeholder').every(ours), fmt('unknown-placeholder on broken-llm.json', problems));
   assert.match(withCode('unused-variable')[0].text, /language/, fmt('unused-variable about `language`', problems));
+
+  // The client gave the server a code cache directory in the extension's global storage, and the
+  // server wrote its cache there a second after it started (server/src/boot.ts).
+  const cacheDir = join(userData, 'User', 'globalStorage', 'tooldef.tooldef', 'code-cache');
+  const cached = await waitFor(async () => {
+    const names = existsSync(cacheDir) ? readdirSync(cacheDir) : [];
+    return names.some((n) => /^server-[0-9a-f]{16}-.+\.cache$/.test(n)) && names;
+  }, { timeout: 30_000, what: `the server's code cache in ${cacheDir}` });
+  assert.equal(cached.length, 1, cached.join(', '));
 
   await quickOpen(page, 'other.json');
   await waitFor(async () => (await readProblems(page)).some((p) => p.file === 'other.json'),
