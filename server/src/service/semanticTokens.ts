@@ -11,8 +11,8 @@ export const SEMANTIC_LEGEND = { tokenTypes: ['variable'], tokenModifiers: ['dec
  */
 export function semanticTokens(model: ToolModel): number[] {
   const spans: { offset: number; length: number; modifiers: number }[] = [];
-  const names = new Set(model.variables.map((v) => v.name).filter((n): n is string => !!n));
-  for (const name of names) {
+  for (const name of model.variablesByName.keys()) {
+    if (!name) continue;
     for (const r of referencesOf(model, name)) spans.push({ offset: r.offset, length: r.length, modifiers: r.role === 'declaration' ? 1 : 0 });
   }
   spans.sort((a, b) => a.offset - b.offset);

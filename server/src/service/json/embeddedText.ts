@@ -1,3 +1,5 @@
+import { isEscaped } from './scan';
+
 /**
  * The one place that maps between the decoded content of a JSON string and offsets in the document.
  *
@@ -153,12 +155,6 @@ function contentSpan(doc: string, literal: { readonly offset: number; readonly l
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-
-function isEscaped(doc: string, at: number, floor: number): boolean {
-  let n = 0;
-  for (let k = at - 1; k >= floor && doc.charCodeAt(k) === 0x5c; k--) n++;
-  return n % 2 === 1;
-}
 
 /** Number of elements of ascending `a` that are ≤ x. */
 function upperBound(a: number[], x: number): number {

@@ -1,3 +1,4 @@
+import { isEscaped, skipWs } from './scan';
 import type { JsonNode, NodeType } from './tree';
 
 /**
@@ -193,11 +194,6 @@ const LONG_LITERAL = 4096;
 const FORBIDDEN_CONTROL = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).filter((c) => !'\t\n\r'.includes(c));
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-function skipWs(text: string, pos: number): number {
-  for (let c = text.charCodeAt(pos); c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; c = text.charCodeAt(++pos));
-  return pos;
-}
-
 /** `JSON.parse` would make `__proto__` an own property; plain assignment would set the prototype. */
 export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
@@ -226,9 +222,7 @@ class StringScanner {
     let close = text.indexOf('"', quote + 1);
     for (;;) {
       if (close < 0) return -1;
-      let backslashes = 0;
-      for (let k = close - 1; text.charCodeAt(k) === 0x5c; k--) backslashes++;
-      if (backslashes % 2 === 0) break;
+      if (!isEscaped(text, close)) break;
       close = text.indexOf('"', close + 1);
     }
     if (this.nextLf < quote) this.nextLf = after(text, '\n', quote);

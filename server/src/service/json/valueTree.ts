@@ -1,3 +1,4 @@
+import { isEscaped, skipWs } from './scan';
 import type { JsonNode, NodeType } from './tree';
 
 /**
@@ -94,15 +95,9 @@ function countKeyColons(text: string): number {
   for (let i = text.indexOf(':'); i >= 0; i = text.indexOf(':', i + 1)) {
     let q = i - 1;
     for (let c = text.charCodeAt(q); c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; c = text.charCodeAt(--q));
-    if (text.charCodeAt(q) === 0x22 && !escaped(text, q)) n++;
+    if (text.charCodeAt(q) === 0x22 && !isEscaped(text, q)) n++;
   }
   return n;
-}
-
-function escaped(text: string, at: number): boolean {
-  let backslashes = 0;
-  for (let k = at - 1; text.charCodeAt(k) === 0x5c; k--) backslashes++;
-  return backslashes % 2 === 1;
 }
 
 /** The text of a tree built from its value, and the scan that places every node of it. */
@@ -176,13 +171,8 @@ for (const c of '0123456789+-.eE') NUMBER_CHAR[c.charCodeAt(0)] = 1;
  */
 function stringEnd(text: string, quote: number, decoded: number): number {
   let close = text.indexOf('"', quote + 1 + decoded);
-  while (escaped(text, close)) close = text.indexOf('"', close + 1);
+  while (isEscaped(text, close)) close = text.indexOf('"', close + 1);
   return close + 1;
-}
-
-function skipWs(text: string, pos: number): number {
-  for (let c = text.charCodeAt(pos); c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; c = text.charCodeAt(++pos));
-  return pos;
 }
 
 /** A node whose position is found when first read. Every node has every field (one hidden class). */
