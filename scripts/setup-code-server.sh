@@ -4,17 +4,29 @@
 # install scripts download prebuilt binaries, which cannot be fetched here, so we install with
 # --ignore-scripts and rebuild the native modules from source against Debian's dev packages.
 #
-# Idempotent: a marker file is written only after `--version` succeeds, so a half-finished
-# install is wiped and redone, and a finished one costs only a few dpkg queries.
+# Idempotent and safe to run concurrently: one install at a time holds a lock (flock) on the cache
+# folder, builds in a temporary folder and renames it into place only after `--version` succeeds, so
+# nobody ever sees (or deletes) a half-finished install; a finished one costs only a few dpkg queries.
 # Logs go to stderr; the last (only) line on stdout is the path of code-server's entry.js.
 set -euo pipefail
 
 VERSION=4.99.4
-DIR="${TOOLDEF_CACHE:-$HOME/.cache/tooldef}/code-server-$VERSION"
+CACHE="${TOOLDEF_CACHE:-$HOME/.cache/tooldef}"
+DIR="$CACHE/code-server-$VERSION"
 ENTRY="$DIR/node_modules/code-server/out/node/entry.js"
 MARKER="$DIR/.installed"
 
 log() { echo "[setup-code-server] $*" >&2; }
+
+installed() { [[ -f "$MARKER" && -f "$ENTRY" ]]; }
+
+mkdir -p "$CACHE"
+# Everything below runs under the lock: a second caller waits for the first, then finds it installed.
+exec 9>"$CACHE/code-server-$VERSION.lock"
+if ! flock -n 9; then
+  log "another install is under way; waiting for it (up to 15 minutes)"
+  flock -w 900 9 || { log "gave up waiting for the lock $CACHE/code-server-$VERSION.lock"; exit 1; }
+fi
 
 # --- Debian packages: apt-get update only when something is actually missing. ---
 PKGS=(libkrb5-dev libsecret-1-dev libx11-dev libxkbfile-dev pkg-config ripgrep chromium)
@@ -24,24 +36,28 @@ for p in "${PKGS[@]}"; do
 done
 if ((${#missing[@]})); then
   SUDO=""; [[ $(id -u) -eq 0 ]] || SUDO="sudo"
-  log "installing Debian packages: ${missing[*]}"
-  $SUDO apt-get update -qq >&2
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  log "installing Debian packages: ${missing[*]} (about a minute)"
+  # Wait for a lock held by anything else on the machine (unattended upgrades …) instead of failing.
+  APT=($SUDO apt-get -qq -o DPkg::Lock::Timeout=600)
+  "${APT[@]}" update >&2
+  DEBIAN_FRONTEND=noninteractive "${APT[@]}" install -y --no-install-recommends "${missing[@]}" >&2
 fi
 
 # --- code-server ---
-if [[ -f "$MARKER" && -f "$ENTRY" ]]; then
+if installed; then
   log "code-server $VERSION already installed in $DIR"
   echo "$ENTRY"
   exit 0
 fi
 
-log "installing code-server $VERSION into $DIR (takes a few minutes)"
-rm -rf "$DIR"
-mkdir -p "$DIR"
+# Built under a temporary name and moved into place whole; a leftover of a killed install is removed.
+BUILD="$DIR.partial"
+log "installing code-server $VERSION into $DIR (once; takes about 3 minutes)"
+rm -rf "$BUILD" "$DIR"
+mkdir -p "$BUILD"
 NPM=(npm --no-audit --no-fund --loglevel=error)
 (
-  cd "$DIR"
+  cd "$BUILD"
   echo '{ "private": true }' > package.json
   "${NPM[@]}" install --ignore-scripts "code-server@$VERSION"
   "${NPM[@]}" rebuild argon2
@@ -62,9 +78,10 @@ NPM=(npm --no-audit --no-fund --loglevel=error)
 ) >&2
 
 # An explicit (empty) --config stops code-server writing ~/.config/code-server/config.yaml.
-touch "$DIR/config.yaml"
-version=$(node "$ENTRY" --config "$DIR/config.yaml" --version)
+touch "$BUILD/config.yaml"
+version=$(node "$BUILD/node_modules/code-server/out/node/entry.js" --config "$BUILD/config.yaml" --version)
 log "installed: $version"
 [[ $version == "$VERSION "*"with Code"* ]] || { log "unexpected --version output"; exit 1; }
-touch "$MARKER"
+touch "$BUILD/.installed"
+mv "$BUILD" "$DIR"
 echo "$ENTRY"

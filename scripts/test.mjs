@@ -32,8 +32,21 @@ run('npx', ['tsc', '-p', 'tsconfig.json']);
 run('npx', ['tsc', '-p', 'client/tsconfig.json']);
 run('npx', ['tsc', '-p', 'test/exthost/tsconfig.json']);
 const suites = files('out/test', '.test.js');
+const env = { ...process.env };
 if (process.env.TOOLDEF_SKIP_E2E !== '1') {
   run('npm', ['run', 'package', '--silent']);
+  // Installed once here, before any test file runs, so that no two suites install it at the same time.
+  env.TOOLDEF_CODE_SERVER ||= codeServer();
   suites.push(...files('test/e2e', '.test.mjs'));
 }
-run('node', ['--test', '--test-concurrency=2', ...suites]);
+run('node', ['--test', '--test-concurrency=2', ...suites], { env });
+
+/** The path of code-server's entry.js, installing it (and Chromium) the first time; progress on stderr. */
+function codeServer() {
+  const r = spawnSync('bash', ['scripts/setup-code-server.sh'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  if (r.status !== 0) {
+    console.error(`\nInstalling code-server for the end-to-end tests failed (exit ${r.status ?? r.signal}); see above.`);
+    process.exit(r.status || 1);
+  }
+  return r.stdout.trim().split('\n').at(-1);
+}
