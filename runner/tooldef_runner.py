@@ -22,7 +22,6 @@ RLIMIT_AS is never used: it counts virtual memory, not memory in use.
 Only the standard library is used, and the file runs on Python 3.8 and later.
 """
 
-import io
 import json
 import os
 import signal
@@ -41,8 +40,6 @@ RESULT_CAP = 64 * 1024 * 1024
 POLL_SECONDS = 0.05
 NOTICE_PREFIX = "[tooldef] "
 CALLER_GONE = "the caller went away"
-TOOL_FILENAME = "tool_code"
-TOOL_MODULE = "__tool__"
 GO = b"go\n"
 THIS_FILE = os.path.abspath(__file__)
 
@@ -74,49 +71,8 @@ def _write_json_atomic(path, obj):
 
 
 # ---------------------------------------------------------------------------------------------------
-# The child: runs the tool code. Everything the tool sees starts here.
+# The child: runs the tool code (tooldef_host.py, shared with the sandbox). Everything the tool sees starts here.
 # ---------------------------------------------------------------------------------------------------
-
-
-def _trimmed_traceback(exc):
-    """The traceback of `exc` without this file's own frames at the top."""
-    import traceback
-
-    tb = exc.__traceback__
-    while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) == THIS_FILE:
-        tb = tb.tb_next
-    return "".join(traceback.format_exception(type(exc), exc, tb))
-
-
-def _type_name(value):
-    t = type(value)
-    module = getattr(t, "__module__", "builtins")
-    return t.__qualname__ if module == "builtins" else "{}.{}".format(module, t.__qualname__)
-
-
-def _safe_repr(value, limit=500):
-    import reprlib
-
-    r = reprlib.Repr()
-    r.maxstring = limit
-    r.maxother = limit
-    r.maxlong = limit
-    r.maxlist = r.maxtuple = r.maxset = r.maxfrozenset = r.maxdeque = r.maxarray = 20
-    r.maxdict = 20
-    try:
-        text = r.repr(value)
-    except BaseException as e:  # a broken __repr__ must not hide the real problem
-        text = "<repr failed: {}: {}>".format(type(e).__name__, e)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _exit_code_of(system_exit):
-    code = system_exit.code
-    if code is None:
-        return 0
-    if isinstance(code, int):
-        return code
-    return 1  # sys.exit("message") prints the message and exits with status 1
 
 
 def child_main(job_path, result_path):
@@ -126,24 +82,10 @@ def child_main(job_path, result_path):
     line = sys.stdin.buffer.readline()
     if line != GO:
         os._exit(70)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.close(devnull)
-    state = {"input": False}
+    sys.path.insert(0, os.path.dirname(THIS_FILE))  # -I leaves the script's folder off sys.path
+    import tooldef_host
 
-    class ClosedStdin(io.TextIOWrapper):
-        """fd 0 at end of file; input() reads through readline, so this notes that it was called."""
-
-        def readline(self, *args):
-            state["input"] = True
-            return io.TextIOWrapper.readline(self, *args)
-
-    sys.stdin = ClosedStdin(open(0, "rb", closefd=False), encoding="utf-8")
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
-        except (AttributeError, ValueError):
-            pass
+    state = tooldef_host.close_stdin()
     if IS_LINUX:
         try:  # die with the supervisor (the supervisor also kills the whole tree itself)
             import ctypes
@@ -172,83 +114,7 @@ def child_main(job_path, result_path):
     except Exception as e:
         report({"ok": False, "kind": "runner", "message": "cannot read the job: {}".format(e)})
         return
-
-    import linecache
-    import types
-
-    sys.argv = [TOOL_FILENAME]
-    # Tracebacks show the lines of tool_code.
-    linecache.cache[TOOL_FILENAME] = (len(code), None, code.splitlines(True), TOOL_FILENAME)
-    module = types.ModuleType(TOOL_MODULE)
-    module.__file__ = TOOL_FILENAME
-    sys.modules[TOOL_MODULE] = module
-
-    def failure(kind, exc, message):
-        return {
-            "ok": False,
-            "kind": kind,
-            "type": _type_name(exc),
-            "message": message,
-            "traceback": _trimmed_traceback(exc),
-        }
-
-    def exited(exc):
-        status = _exit_code_of(exc)
-        return {
-            "ok": False,
-            "kind": "exited",
-            "exitCode": status,
-            "message": "The tool called sys.exit({}) before execute returned.".format(
-                "" if exc.code is None else repr(exc.code)
-            ),
-            "traceback": _trimmed_traceback(exc),
-        }
-
-    def exception(exc, when):
-        if isinstance(exc, EOFError) and state["input"]:
-            return failure(
-                "input", exc, "The tool called input(); stdin is closed in the service, so input() raises EOFError."
-            )
-        text = str(exc)
-        detail = "{}: {}".format(_type_name(exc), text) if text else _type_name(exc)
-        if when == "load":
-            return failure("load", exc, "tool_code raised {} while loading, before execute was called.".format(detail))
-        return failure("exception", exc, "execute raised {}".format(detail))
-
-    try:
-        compiled = compile(code, TOOL_FILENAME, "exec", dont_inherit=True)
-        exec(compiled, module.__dict__)
-    except SystemExit as e:
-        report(exited(e))
-    except BaseException as e:
-        report(exception(e, "load"))
-
-    execute = module.__dict__.get("execute")
-    if not callable(execute):
-        report(
-            {
-                "ok": False,
-                "kind": "no-execute",
-                "message": "tool_code defines no function execute(variables)."
-                if execute is None
-                else "execute in tool_code is a {}, not a function.".format(_type_name(execute)),
-            }
-        )
-    try:
-        value = execute(variables)
-    except SystemExit as e:
-        report(exited(e))
-    except BaseException as e:
-        report(exception(e, "execute"))
-    if isinstance(value, str):
-        report({"ok": True, "result": str(value)})
-    shown = _safe_repr(value)
-    name = _type_name(value)
-    if value is None:
-        message = "execute returned None, not a str (does every path end in a return of a string?)."
-    else:
-        message = "execute returned {} {}, not a str: {}".format("an" if name[:1].lower() in "aeiou" else "a", name, shown)
-    report({"ok": False, "kind": "not-str", "returnType": name, "returnRepr": shown, "message": message})
+    tooldef_host.run_tool(code, variables, report, state)
 
 
 # ---------------------------------------------------------------------------------------------------

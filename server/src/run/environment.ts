@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { runLogged } from './process';
+import { runLogged, type ProcessOutcome } from './process';
 import { versionAtLeast, type PythonInfo } from './python';
 
 /**
@@ -101,7 +101,17 @@ export interface PrepareOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (message: string) => void;
   readonly onLog?: (text: string) => void;
+  /** Runs one step (venv, pip): the run's sandbox and limits when there are any; default `runLogged`. */
+  readonly runStep?: StepRunner;
 }
+
+/** A set-up step's outcome; `limit` when the step was stopped by the run's time or memory limit. */
+export type StepOutcome = ProcessOutcome & { readonly limit?: 'time' | 'memory' };
+export type StepRunner = (
+  command: string,
+  args: readonly string[],
+  opts: { cwd?: string; env: NodeJS.ProcessEnv; signal?: AbortSignal; onOutput?: (text: string) => void },
+) => Promise<StepOutcome>;
 
 /** Returns the environment for the requirements, building it when it is not cached yet. */
 export async function prepareEnvironment(opts: PrepareOptions): Promise<Environment> {
@@ -151,12 +161,13 @@ function describe(lines: readonly string[]): string {
 
 async function build(dir: string, lines: readonly string[], pipArgs: readonly string[], opts: PrepareOptions): Promise<void> {
   const env = { ...(opts.env ?? process.env), PIP_NO_INPUT: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1', PYTHONUNBUFFERED: '1' };
+  const runStep = opts.runStep ?? runLogged;
   const base = opts.python.executable;
   const outerPip = versionAtLeast(opts.python.pipVersion, PIP_WITH_PYTHON_OPTION);
   const withPip = lines.length > 0 && !outerPip;
   opts.onProgress?.('Creating a virtual environment…');
   opts.onLog?.(`$ ${base} -m venv${withPip ? '' : ' --without-pip'} ${dir}\n`);
-  const venv = await runLogged(base, ['-m', 'venv', ...(withPip ? [] : ['--without-pip']), dir], { env, signal: opts.signal, onOutput: opts.onLog });
+  const venv = await runStep(base, ['-m', 'venv', ...(withPip ? [] : ['--without-pip']), dir], { env, signal: opts.signal, onOutput: opts.onLog });
   check(venv, 'Creating the virtual environment failed', opts.python);
   if (!existsSync(venvPython(dir))) throw new SetupError(`Creating the virtual environment failed: ${venvPython(dir)} was not created.`, venv.output);
   if (!lines.length) return;
@@ -166,12 +177,13 @@ async function build(dir: string, lines: readonly string[], pipArgs: readonly st
   const install = ['install', '--disable-pip-version-check', '--no-input', '--no-warn-script-location', ...pipArgs, ...lines];
   const [cmd, args] = outerPip ? [base, ['-m', 'pip', '--python', python, ...install]] : [python, ['-m', 'pip', ...install]];
   opts.onLog?.(`$ ${cmd} ${args.join(' ')}\n`);
-  const pip = await runLogged(cmd, args, { cwd: dir, env, signal: opts.signal, onOutput: opts.onLog });
+  const pip = await runStep(cmd, args, { cwd: dir, env, signal: opts.signal, onOutput: opts.onLog });
   check(pip, `Installing the requirements (${describe(lines)}) failed`, opts.python);
 }
 
-function check(outcome: Awaited<ReturnType<typeof runLogged>>, what: string, python: PythonInfo): void {
+function check(outcome: StepOutcome, what: string, python: PythonInfo): void {
   if (outcome.cancelled) throw new SetupCancelled();
+  if (outcome.limit) throw new SetupError(`${what}: it went over the run's ${outcome.limit} limit (set-up runs under the same limits as the tool).`, outcome.output);
   if (outcome.spawnError) throw new SetupError(`${what}: cannot start ${python.executable} (${outcome.spawnError}).`);
   if (outcome.code === 0) return;
   const status = outcome.code === null ? `was killed by ${outcome.signal}` : `exited with status ${outcome.code}`;

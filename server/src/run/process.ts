@@ -6,6 +6,8 @@ export interface ProcessOutcome {
   /** stdout and stderr interleaved as they came; the tail when longer than `keepBytes`. */
   readonly output: string;
   readonly cancelled: boolean;
+  /** Killed because it ran past `timeoutMs`. */
+  readonly timedOut?: boolean;
   /** The process could not be started at all (ENOENT …). */
   readonly spawnError?: string;
 }
@@ -17,7 +19,16 @@ export interface ProcessOutcome {
 export function runLogged(
   command: string,
   args: readonly string[],
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal; onOutput?: (text: string) => void; keepBytes?: number } = {},
+  opts: {
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    signal?: AbortSignal;
+    onOutput?: (text: string) => void;
+    keepBytes?: number;
+    /** Written to stdin, which is then closed (default: no stdin). */
+    input?: string;
+    timeoutMs?: number;
+  } = {},
 ): Promise<ProcessOutcome> {
   const keep = opts.keepBytes ?? 256 * 1024;
   return new Promise((resolve) => {
@@ -32,7 +43,7 @@ export function runLogged(
       child = spawn(command, args, {
         cwd: opts.cwd,
         env: opts.env ?? process.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',
         windowsHide: true,
       });
@@ -52,13 +63,26 @@ export function runLogged(
       killTree(child);
     };
     opts.signal?.addEventListener('abort', abort, { once: true });
+    let timedOut = false;
+    const timer =
+      opts.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            killTree(child);
+          }, opts.timeoutMs);
+    if (opts.input !== undefined) {
+      child.stdin!.on('error', () => undefined);
+      child.stdin!.end(opts.input);
+    }
     let spawnError: string | undefined;
     child.on('error', (e) => {
       spawnError = e.message;
     });
     child.on('close', (code, signal) => {
       opts.signal?.removeEventListener('abort', abort);
-      resolve({ code, signal, output: output.length > keep ? output.slice(-keep) : output, cancelled, spawnError });
+      clearTimeout(timer);
+      resolve({ code, signal, output: output.length > keep ? output.slice(-keep) : output, cancelled, timedOut, spawnError });
     });
   });
 }

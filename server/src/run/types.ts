@@ -27,6 +27,8 @@ export type RunErrorKind =
   | 'python'
   /** The returned string is too large to pass back. */
   | 'result-too-large'
+  /** The requested limits are not numbers, below the minimum or above the service's: nothing ran. */
+  | 'limits'
   /** The runner itself failed (a bug, or the machine refused something): never the tool's fault. */
   | 'runner';
 
@@ -78,6 +80,13 @@ export interface RunResult {
   readonly mechanism?: LimitMechanism;
   /** Why a stronger mechanism was not used (e.g. no writable cgroup v2 with the memory controller). */
   readonly mechanismNote?: string;
+  /**
+   * `sandbox`: the tool ran in its own namespaces, judged from outside; it could not see, signal or
+   * forge its judge. `none`: the tool ran beside its supervisor, which it could reach. Absent: nothing ran.
+   */
+  readonly isolation?: 'sandbox' | 'none';
+  /** `measured`: the peak is the kernel's (cgroup, Job Object); `sampled`: polled, a tool can overshoot between polls. */
+  readonly memory?: 'measured' | 'sampled';
   /** Things the user should know that are not failures (limits lowered, output capped, leftovers killed). */
   readonly notices: readonly string[];
   /** The limits the run had, after clamping. */
@@ -117,8 +126,13 @@ export interface RunOptions {
   readonly cacheDir?: string;
   /** The tool's working directory; default a fresh empty directory, removed after the run. */
   readonly cwd?: string;
-  /** Environment of pip and of the tool; default `process.env`. */
+  /**
+   * Where PATH, the locale and proxy settings are taken from (default `process.env`); the tool and pip
+   * get only those (see toolEnvironment.ts), never the rest of it.
+   */
   readonly env?: NodeJS.ProcessEnv;
+  /** Variables given to the tool and pip on purpose, on top of the minimal environment. */
+  readonly toolEnv?: Readonly<Record<string, string>>;
   /** Bytes of stdout+stderr forwarded before the rest is dropped (default 10 MiB). */
   readonly outputCapBytes?: number;
   /**
