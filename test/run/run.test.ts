@@ -573,6 +573,9 @@ describe('tooldef run (CLI)', { skip }, () => {
     const cases: [string[], RegExp][] = [
       [[], /Name the smart tool file to run/],
       [[ok, '--timeout', 'soon'], /--timeout must be a positive number of seconds/],
+      [[ok, '--memory', '0.0000001'], /memory limit of 1e-7 MB is outside 16 MB–10 GB/],
+      [[ok, '--memory', '20000'], /memory limit of 19\.5 GB is outside 16 MB–10 GB/],
+      [[ok, '--timeout', '3600'], /time limit of 60 min is outside 1 s–15 min/],
       [[ok, '--input', 'noequals'], /--input takes NAME=VALUE/],
       [[ok, '--bogus'], /Unknown option --bogus/],
       [[ok], /no value for "name": give --input NAME=VALUE for each, or --defaults/],

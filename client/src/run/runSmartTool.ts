@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { modelOf } from '../definitionDocuments';
+import { runSummary } from '../../../server/src/run/summary';
 import { formatDuration, formatMemory, runnableTool, resolveInputs, startRun, type RunHandle, type RunnableTool, type RunResult } from '../../../server/src/run';
 import { chooseInterpreter, pickInterpreter } from './interpreter';
 import type { ResultDocuments } from './results';
@@ -120,7 +121,11 @@ function runInTerminal(
           memoryMb: opts.memoryMb,
           cacheDir: vscode.Uri.joinPath(ctx.extension.globalStorageUri, 'envs').fsPath,
           onProgress: (p) => out(`\x1b[2m[${p.stage}] ${p.message}\x1b[0m\n`),
-          onLog: (text) => ctx.log.info(text.trimEnd()),
+          // pip's output, live in the terminal (dimmed: it is set-up, not the tool) and in the log.
+          onLog: (text) => {
+            out(`\x1b[2m${text}\x1b[0m`);
+            ctx.log.info(text.trimEnd());
+          },
           onStdout: out,
           onStderr: (text) => out(`\x1b[31m${text}\x1b[0m`),
         });
@@ -149,9 +154,9 @@ function runInTerminal(
 }
 
 function summary(name: string, r: RunResult): string {
-  const stats = `${formatDuration(r.elapsedMs)}, peak ${r.peakMemoryMb.toFixed(1)} MB`;
-  if (r.ok) return `${name} returned a string of ${r.result!.length} characters (${stats}).`;
-  return `${name} failed: ${r.error?.message ?? 'unknown error'} (${stats}).`;
+  const account = runSummary(name, r);
+  if (r.ok) return `${account} ${r.result!.length} characters.`;
+  return account ? `${r.error?.message ?? 'The tool failed.'}\n${account}` : `${name} did not run: ${r.error?.message ?? 'unknown error'}`;
 }
 
 async function report(ctx: RunContext, tool: RunnableTool, r: RunResult): Promise<RunResult> {

@@ -5,7 +5,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getLanguageService } from '../service/languageService';
 import { resolveInputs, runnableTool } from '../run/definition';
 import { defaultCacheDir } from '../run/environment';
-import { formatDuration, formatMemory, SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS } from '../run/limits';
+import { runSummary } from '../run/summary';
+import { checkLimits, MIN_MEMORY_MB, MIN_TIMEOUT_MS, SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS } from '../run/limits';
 import { startRun } from '../run/run';
 import type { RunResult } from '../run/types';
 import { readArgs, UsageError, withUsage, type Io } from './io';
@@ -20,9 +21,9 @@ closed, under a wall-clock and a memory limit for its whole process tree.
   --input NAME=VALUE  the value of variable NAME (once per variable)
   --defaults          variables not given with --input take their declared default ("" if none);
                       without it every variable must be given, and missing ones are an error
-  --timeout SECONDS   wall-clock limit, at most and by default ${SERVICE_TIMEOUT_MS / 1000} (15 min)
-  --memory MB         memory limit summed over all processes of the tool, at most and by default
-                      ${SERVICE_MEMORY_MB} (10 GB); higher values are lowered to the service's limits
+  --timeout SECONDS   wall-clock limit of set-up and run, ${MIN_TIMEOUT_MS / 1000} to ${SERVICE_TIMEOUT_MS / 1000} (15 min, the default)
+  --memory MB         memory limit summed over all processes of the tool, ${MIN_MEMORY_MB} to ${SERVICE_MEMORY_MB}
+                      (10 GB, the default); a value outside the range is an error
   --python PATH       the interpreter (default python3, then python, on PATH); Python 3.8 or later
   --find-links DIR    also look for requirements in DIR (pip --find-links; repeatable)
   --no-index          do not use a package index (pip --no-index), e.g. with --find-links
@@ -105,6 +106,8 @@ function parseArgs(args: readonly string[], cwd: string): RunCliOptions {
     }
   }
   if (opts.file === undefined) throw new UsageError('Name the smart tool file to run.');
+  const limits = checkLimits(opts);
+  if ('error' in limits) throw new UsageError(limits.error);
   return opts;
 }
 
@@ -179,10 +182,9 @@ async function run(opts: RunCliOptions, io: Io): Promise<number> {
 
   for (const n of result.notices) say(`note: ${n}`);
   if (opts.json) {
-    const { ok, error, limit, elapsedMs, peakMemoryMb, outputTruncated, leftovers, notices } = result;
-    io.stdout.write(
-      `${JSON.stringify({ ok, result: result.ok ? result.result : null, error: error ?? null, limit: limit ?? null, elapsedMs, peakMemoryMb, outputTruncated: outputTruncated ?? false, leftovers: leftovers ?? [], notices }, null, 2)}\n`,
-    );
+    const { ok, error, limit, elapsedMs, peakMemoryMb, outputTruncated, leftovers, notices, isolation, memory } = result;
+    const json = { ok, result: result.ok ? result.result : null, error: error ?? null, limit: limit ?? null, elapsedMs, peakMemoryMb, outputTruncated: outputTruncated ?? false, leftovers: leftovers ?? [], notices, isolation: isolation ?? null, memory: memory ?? null };
+    io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   } else if (result.ok) {
     const s = result.result!;
     io.stdout.write(s.endsWith('\n') ? s : `${s}\n`);
@@ -192,18 +194,16 @@ async function run(opts: RunCliOptions, io: Io): Promise<number> {
     if (e.output && opts.quiet) io.stderr.write(e.output.endsWith('\n') ? e.output : `${e.output}\n`);
     say(e.message);
   }
-  if (result.error?.kind !== 'python' && result.error?.kind !== 'setup' && result.error?.kind !== 'cancelled') {
-    const how = result.ok ? 'returned a string' : result.limit ? 'was stopped' : 'failed';
-    say(`the tool ${how} after ${formatDuration(result.elapsedMs)}, peak memory ${formatMemory(result.peakMemoryMb)} (limits ${formatDuration(result.limits.timeoutMs)}, ${formatMemory(result.limits.memoryMb)}).`);
-  }
+  const summary = runSummary('the tool', result);
+  if (summary) say(summary);
   return exitCode(result, interrupted);
 }
 
-/** 0 a string was returned; 3 a limit was hit; 2 no usable Python; 130 interrupted; 1 any other failure. */
+/** 0 a string was returned; 3 a limit was hit; 2 no usable Python or bad limits; 130 interrupted; 1 any other failure. */
 export function exitCode(result: RunResult, interrupted = false): number {
   if (result.ok) return 0;
   if (result.error?.kind === 'cancelled' && interrupted) return 130;
   if (result.limit || result.error?.kind === 'limit') return 3;
-  if (result.error?.kind === 'python') return 2;
+  if (result.error?.kind === 'python' || result.error?.kind === 'limits') return 2;
   return 1;
 }
