@@ -28,20 +28,8 @@ if ! flock -n 9; then
   flock -w 900 9 || { log "gave up waiting for the lock $CACHE/code-server-$VERSION.lock"; exit 1; }
 fi
 
-# --- Debian packages: apt-get update only when something is actually missing. ---
-PKGS=(libkrb5-dev libsecret-1-dev libx11-dev libxkbfile-dev pkg-config ripgrep chromium)
-missing=()
-for p in "${PKGS[@]}"; do
-  dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  SUDO=""; [[ $(id -u) -eq 0 ]] || SUDO="sudo"
-  log "installing Debian packages: ${missing[*]} (about a minute)"
-  # Wait for a lock held by anything else on the machine (unattended upgrades …) instead of failing.
-  APT=($SUDO apt-get -qq -o DPkg::Lock::Timeout=600)
-  "${APT[@]}" update >&2
-  DEBIAN_FRONTEND=noninteractive "${APT[@]}" install -y --no-install-recommends "${missing[@]}" >&2
-fi
+# --- Debian packages (only what is missing; waits for apt's lock) ---
+bash "$(dirname "$0")/setup-debian-packages.sh" libkrb5-dev libsecret-1-dev libx11-dev libxkbfile-dev pkg-config ripgrep chromium
 
 # --- code-server ---
 if installed; then

@@ -27,6 +27,8 @@ function files(dir, suffix) {
 }
 
 ensureDeps();
+// The run tests sandbox tools with each launcher there is: util-linux is always installed, bubblewrap may not be.
+if (process.platform === 'linux') run('bash', ['scripts/setup-debian-packages.sh', 'bubblewrap']);
 run('node', ['scripts/build.mjs']);
 run('npx', ['tsc', '-p', 'tsconfig.json']);
 run('npx', ['tsc', '-p', 'client/tsconfig.json']);

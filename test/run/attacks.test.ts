@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { startRun } from '../../server/src/run/run';
-import { sandboxSupport } from '../../server/src/run/sandbox';
+import { sandboxSupport, type Launcher } from '../../server/src/run/sandbox';
 import type { RunOptions, RunResult } from '../../server/src/run/types';
 
-const support = sandboxSupport();
 const root = mkdtempSync(join(tmpdir(), 'tooldef-attack-test-'));
 const cacheDir = join(root, 'cache');
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -32,18 +31,26 @@ function marked(marker: string): number[] {
     .map(Number);
 }
 
+/** Every launcher is tested: `npm test` installs bubblewrap (scripts/setup-debian-packages.sh); util-linux is always there. */
+for (const launcher of ['bwrap', 'unshare'] as const) attacks(launcher);
+
+function attacks(launcher: Launcher): void {
+const support = sandboxSupport(launcher);
+
 async function run(code: string, opts: Partial<RunOptions> = {}): Promise<RunResult & { left: number[] }> {
   const marker = randomUUID();
-  const result = await startRun({ code, variables: {}, cacheDir, ...opts, toolEnv: { TOOLDEF_TEST_MARK: marker, ...opts.toolEnv } }).result;
+  const toolEnv = { TOOLDEF_TEST_MARK: marker, ...opts.toolEnv };
+  const result = await startRun({ code, variables: {}, cacheDir, ...opts, toolEnv, mechanism: launcher }).result;
   assert.equal(result.isolation, 'sandbox', JSON.stringify(result));
   assert.equal(result.memory, 'measured');
+  assert.match(result.mechanismNote ?? '', new RegExp(`^sandbox: ${launcher}, cgroup v[12]$`));
   return { ...result, left: marked(marker) };
 }
 
 /** A grandchild that leaves the session and would sleep for five minutes. */
 const SURVIVOR = 'subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)';
 
-describe('a hostile tool cannot forge or dodge its verdict', { skip: !support.available && `no sandbox here: ${!support.available ? support.why : ''}` }, () => {
+describe(`a hostile tool cannot forge or dodge its verdict (${launcher})`, { skip: !support.available && `no sandbox here: ${!support.available ? support.why : ''}` }, () => {
   test('it cannot see or signal its judge: kill -9 of every process it can see leaves only itself', async () => {
     const code = [
       'import os, signal',
@@ -57,7 +64,9 @@ describe('a hostile tool cannot forge or dodge its verdict', { skip: !support.av
     ].join('\n');
     const r = await run(code);
     assert.equal(r.ok, true, JSON.stringify(r));
-    assert.equal(r.result, '1 ppid=0', 'the tool is alone in its PID namespace; its parent is outside it');
+    // unshare: the tool is the namespace's first process; bwrap: its stub init is, and is its parent.
+    const alone = launcher === 'unshare' ? '1 ppid=0' : '1 2 ppid=1';
+    assert.equal(r.result, alone, 'the tool sees only its namespace; the judge is outside it');
   });
 
   test('a success written to the outcome channel, then os._exit(3), is an exit, not a success; its grandchild dies', async () => {
@@ -201,3 +210,4 @@ describe('a hostile tool cannot forge or dodge its verdict', { skip: !support.av
     assert.equal(r.result, '([], True, True)');
   });
 });
+}

@@ -4,7 +4,8 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import type { MemoryCgroup } from './cgroup';
 import { formatDuration, formatMemory } from './limits';
-import { spawnSandboxed, type SandboxSupport } from './sandbox';
+import { chainDepth, signalOfStatus, spawnSandboxed, type Sandbox } from './sandbox';
+import { constants } from 'node:os';
 import type { SupervisorReport } from './supervisor';
 import type { RunError, RunProcess } from './types';
 
@@ -15,7 +16,7 @@ import type { RunError, RunProcess } from './types';
  * line) is passed on as data and never read as a verdict.
  */
 export interface JudgeOptions {
-  readonly support: Extract<SandboxSupport, { available: true }>;
+  readonly sandbox: Sandbox;
   readonly cgroup: MemoryCgroup;
   readonly argv: readonly string[];
   readonly env: NodeJS.ProcessEnv;
@@ -60,7 +61,7 @@ export interface JudgeHandle {
 export function judge(opts: JudgeOptions): JudgeHandle {
   const child = spawnSandboxed(
     { argv: opts.argv, env: opts.env, cwd: opts.cwd, readOnly: opts.readOnly, cgroup: opts.cgroup },
-    opts.support,
+    opts.sandbox,
   );
   const started = performance.now();
   let limit: 'time' | 'memory' | undefined;
@@ -113,7 +114,7 @@ export function judge(opts: JudgeOptions): JudgeHandle {
     if (nl >= 0) {
       outcome = all.subarray(0, nl).toString('utf8');
       void opts.cgroup.pids().then(async (pids) => {
-        const own = new Set([child.pid, ...namespaceInit(child.pid)]);
+        const own = new Set(launchChain(child.pid, chainDepth(opts.sandbox.launcher)));
         leftovers = await describe(pids.filter((p) => !own.has(p)));
         child.stdin?.end();
       });
@@ -141,7 +142,10 @@ export function judge(opts: JudgeOptions): JudgeHandle {
   }, 100);
 
   const judged = new Promise<Judged>((resolve) => {
-    child.on('exit', (code, signal) => {
+    child.on('exit', (exitCode, exitSignal) => {
+      const translated = signalOfStatus(opts.sandbox.launcher, exitCode);
+      const signal = translated === undefined ? exitSignal : signalName(translated);
+      const code = translated === undefined ? exitCode : null;
       const elapsedMs = Math.round(performance.now() - started);
       clearTimeout(timer);
       clearInterval(oomWatch);
@@ -179,14 +183,23 @@ export function judge(opts: JudgeOptions): JudgeHandle {
   };
 }
 
-/** The namespace's first process: the launcher's child (the launcher is `unshare --fork`). */
-function namespaceInit(pid: number | undefined): number[] {
-  if (pid === undefined) return [];
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
-  } catch {
-    return [];
+/** The launcher and the first-born process of each of the `depth` levels below it, down to the command. */
+function launchChain(pid: number | undefined, depth: number): number[] {
+  const chain: number[] = [];
+  for (let at = pid, level = 0; at !== undefined && level <= depth; level++) {
+    chain.push(at);
+    try {
+      const first = readFileSync(`/proc/${at}/task/${at}/children`, 'utf8').split(' ').find(Boolean);
+      at = first === undefined ? undefined : Number(first);
+    } catch {
+      at = undefined;
+    }
   }
+  return chain;
+}
+
+function signalName(n: number): NodeJS.Signals | null {
+  return (Object.entries(constants.signals).find(([, v]) => v === n)?.[0] as NodeJS.Signals | undefined) ?? null;
 }
 
 /** Processes as the tool sees them: the pid inside its namespace (the last of NSpid), and the command. */

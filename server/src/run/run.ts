@@ -7,12 +7,10 @@ import { judge, verdict } from './judge';
 import { checkLimits, DEFAULT_OUTPUT_CAP_BYTES, formatDuration } from './limits';
 import { runLogged } from './process';
 import { findPython, PythonNotFoundError, type PythonInfo } from './python';
-import { sandboxSupport, type SandboxSupport } from './sandbox';
+import { sandboxSupport, type Sandbox } from './sandbox';
 import { runnerScriptPath, startSupervisor, type SupervisorReport } from './supervisor';
 import { toolEnvironment } from './toolEnvironment';
 import type { EffectiveLimits, RunError, RunHandle, RunOptions, RunResult } from './types';
-
-type Sandbox = Extract<SandboxSupport, { available: true }>;
 
 /**
  * Runs a smart tool locally the way the service does: finds Python, checks the code compiles, sets up
@@ -73,7 +71,8 @@ export function startRun(options: RunOptions): RunHandle {
       const syntax = await syntaxError(python, options.code, env, controller.signal);
       if (syntax) return fail({ kind: 'load', type: 'SyntaxError', message: `tool_code does not compile: ${syntax}` });
 
-      const sandbox = options.mechanism === undefined || options.mechanism === 'auto' ? sandboxSupport() : undefined;
+      const mechanism = options.mechanism ?? 'auto';
+      const sandbox = mechanism === 'auto' ? sandboxSupport() : mechanism === 'bwrap' || mechanism === 'unshare' ? sandboxSupport(mechanism) : undefined;
       const isolated = sandbox?.available ? sandbox : undefined;
       const memoryBytes = Math.floor(limits.memoryMb * 1024 * 1024);
       let venv: Environment;
@@ -104,7 +103,7 @@ export function startRun(options: RunOptions): RunHandle {
       const extra = { setupMs, environment: { dir: venv.dir, cached: venv.cached }, limits };
       if (isolated && cgroup && !('why' in cgroup)) {
         const handle = judge({
-          support: isolated,
+          sandbox: isolated,
           cgroup,
           argv: [venv.python, '-I', '-u', join(dirname(runnerScriptPath()), 'tooldef_host.py')],
           env,
@@ -120,9 +119,9 @@ export function startRun(options: RunOptions): RunHandle {
         stopTool = handle.stop;
         if (controller.signal.aborted) handle.stop();
         const report = verdict(await handle.judged, { timeoutMs: limits.timeoutMs, memoryBytes });
-        return toResult(report, { ...extra, isolation: 'sandbox', memory: 'measured', mechanism: 'cgroup', mechanismNote: `sandbox: namespaces, cgroup v${cgroup.version}` });
+        return toResult(report, { ...extra, isolation: 'sandbox', memory: 'measured', mechanism: 'cgroup', mechanismNote: `sandbox: ${isolated.launcher}, cgroup v${cgroup.version}` });
       }
-      const why = !sandbox ? `the ${options.mechanism} mechanism was asked for` : !sandbox.available ? sandbox.why : cgroup && 'why' in cgroup ? cgroup.why : '';
+      const why = !sandbox ? `the ${mechanism} mechanism was asked for` : !sandbox.available ? sandbox.why : cgroup && 'why' in cgroup ? cgroup.why : '';
       const supervisor = startSupervisor({
         python: venv.python,
         env,
@@ -132,7 +131,7 @@ export function startRun(options: RunOptions): RunHandle {
           timeoutSeconds: limits.timeoutMs / 1000,
           memoryBytes,
           outputCapBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
-          mechanism: options.mechanism ?? 'auto',
+          mechanism: mechanism === 'poll' || mechanism === 'process-group' ? mechanism : 'auto',
           cwd: work,
         },
         onStdout: options.onStdout,
@@ -194,7 +193,7 @@ function sandboxedStep(sandbox: Sandbox, scratch: string, memoryBytes: number, d
       opts.onOutput?.(text);
     };
     const handle = judge({
-      support: sandbox,
+      sandbox,
       cgroup,
       argv: [command, ...args],
       env: opts.env,

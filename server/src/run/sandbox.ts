@@ -5,19 +5,22 @@ import type { MemoryCgroup } from './cgroup';
 
 /**
  * A sandbox for code that runs on the user's behalf (the tool, pip): on Linux, its own user, PID, mount,
- * IPC and cgroup namespaces (util-linux `unshare`), capabilities dropped (`setpriv`), inside a memory
- * cgroup that the caller made. From inside, no process of the caller can be seen or signalled; the
- * namespace's first process is the command itself, and when it ends the kernel kills every other
- * process of the run, however detached. /dev/shm is a private tmpfs (gone with the run, its pages
- * charged to the cgroup); the cgroup tree is hidden, so no process can move itself out of its cgroup;
- * the `readOnly` paths (the cached environments) are mounted read-only.
+ * IPC and cgroup namespaces, no capabilities, inside a memory cgroup that the caller made. From inside,
+ * no process of the caller can be seen or signalled; when the namespace's first process ends, the
+ * kernel kills every other process of the run, however detached. /dev/shm is a private tmpfs (gone
+ * with the run, its pages charged to the cgroup); the cgroup tree is hidden, so no process can move
+ * itself out of its cgroup; the `readOnly` paths (the cached environments) are mounted read-only.
  *
- * Not protected: the file system elsewhere (the tool runs as the user), the network.
+ * Two launchers, whichever works here: bubblewrap (`bwrap`, the sanctioned way on distributions that
+ * restrict unprivileged user namespaces to it, e.g. Ubuntu 24.04), else util-linux's `unshare` and
+ * `setpriv`. Not protected: the file system elsewhere (the tool runs as the user), the network.
  */
-export type SandboxSupport = { readonly available: true; readonly unshare: string; readonly setpriv: string } | { readonly available: false; readonly why: string };
+export type Launcher = 'bwrap' | 'unshare';
+export type Sandbox = { readonly launcher: Launcher; readonly programs: Readonly<Record<string, string>> };
+export type SandboxSupport = ({ readonly available: true } & Sandbox) | { readonly available: false; readonly why: string };
 
-/** Runs as the namespace's root (before the capabilities are dropped): private mounts, then the command. */
-const INNER = [
+/** Runs as the namespace's root (unshare only; bwrap mounts itself): private mounts, then the command without capabilities. */
+const UNSHARE_INNER = [
   'set -e',
   'setpriv=$1; work=$2; n=$3; shift 3',
   'mount -t tmpfs -o mode=1777,nosuid,nodev tooldef-shm /dev/shm',
@@ -29,11 +32,14 @@ const INNER = [
   'exec "$setpriv" --bounding-set=-all --inh-caps=-all --no-new-privs -- "$@"',
 ].join('\n');
 
+/** Inside bwrap (already without capabilities): the command's stderr is fd 4, as above. */
+const BWRAP_INNER = 'exec 2>&4 4>&-; exec "$@"';
+
 /** Moves itself into the cgroup before anything else runs, so no instruction of the run is outside it. */
 const OUTER = 'echo $$ > "$0" && exec "$@"';
 
-function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  const dirs = [...(env.PATH ?? '').split(delimiter), '/usr/bin', '/bin', '/usr/sbin', '/sbin'];
+function onPath(name: string): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/bin', '/usr/sbin', '/sbin'];
   for (const dir of dirs.filter(Boolean)) {
     const file = join(dir, name);
     try {
@@ -46,32 +52,77 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   return undefined;
 }
 
-let support: SandboxSupport | undefined;
+const probed = new Map<Launcher, SandboxSupport>();
 
-/** Whether this machine can sandbox a run; probed once per process by starting an empty sandbox. */
-export function sandboxSupport(): SandboxSupport {
-  support ??= probe();
-  return support;
+/**
+ * Whether this machine can sandbox a run, with `launcher` or (by default) bwrap, else unshare; each
+ * probed once per process by starting an empty sandbox.
+ */
+export function sandboxSupport(launcher?: Launcher): SandboxSupport {
+  if (launcher) {
+    if (!probed.has(launcher)) probed.set(launcher, probe(launcher));
+    return probed.get(launcher)!;
+  }
+  const bwrap = sandboxSupport('bwrap');
+  if (bwrap.available) return bwrap;
+  const unshare = sandboxSupport('unshare');
+  return unshare.available ? unshare : { available: false, why: `${bwrap.why}; ${unshare.why}` };
 }
 
-function probe(): SandboxSupport {
+function probe(launcher: Launcher): SandboxSupport {
   if (process.platform !== 'linux') return { available: false, why: `no sandbox on ${process.platform}` };
-  const unshare = onPath('unshare', process.env);
-  const setpriv = onPath('setpriv', process.env);
-  if (!unshare || !setpriv) return { available: false, why: `${unshare ? 'setpriv' : 'unshare'} (util-linux) is not installed` };
-  const found = { available: true as const, unshare, setpriv };
-  const r = spawnSync(unshare, [...unshareArgs(), 'sh', '-c', INNER, 'sh', setpriv, '/', '0', 'true'], {
+  const names = launcher === 'bwrap' ? ['bwrap'] : ['unshare', 'setpriv'];
+  const programs: Record<string, string> = {};
+  for (const name of names) {
+    const path = onPath(name);
+    if (!path) return { available: false, why: `${name} is not installed` };
+    programs[name] = path;
+  }
+  const sandbox = { launcher, programs };
+  const [program, ...args] = launchArgs(sandbox, '/', [], ['true']);
+  const r = spawnSync(program, args, {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
     encoding: 'utf8',
     timeout: 10_000,
   });
-  if (r.status === 0) return found;
+  if (r.status === 0) return { available: true, ...sandbox };
   const why = (r.stderr || r.error?.message || `exit ${r.status ?? r.signal}`).trim().split('\n').at(-1);
-  return { available: false, why: `user namespaces are not available to this user (${why})` };
+  return { available: false, why: `${launcher} cannot make a sandbox here (${why})` };
 }
 
-function unshareArgs(): string[] {
-  return ['--user', '--map-root-user', '--pid', '--fork', '--kill-child', '--mount', '--mount-proc', '--ipc', '--cgroup', '--propagation', 'private', '--'];
+/** The launcher's command line, its program first. */
+function launchArgs(sandbox: Sandbox, cwd: string, readOnly: readonly string[], argv: readonly string[]): string[] {
+  const p = sandbox.programs;
+  if (sandbox.launcher === 'bwrap') {
+    return [
+      p.bwrap,
+      ...['--unshare-user', '--uid', '0', '--gid', '0', '--unshare-pid', '--unshare-ipc', '--unshare-cgroup-try'],
+      ...['--die-with-parent', '--new-session', '--cap-drop', 'ALL'],
+      ...['--dev-bind', '/', '/', '--proc', '/proc', '--tmpfs', '/dev/shm', '--tmpfs', '/sys/fs/cgroup'],
+      ...readOnly.flatMap((path) => ['--ro-bind', path, path]),
+      ...['--chdir', cwd, '--', 'sh', '-c', BWRAP_INNER, 'sh', ...argv],
+    ];
+  }
+  // setpriv --pdeathsig: if the caller dies, unshare dies, and --kill-child takes the namespace with it.
+  return [
+    p.setpriv,
+    ...['--pdeathsig', 'KILL', '--', p.unshare],
+    ...['--user', '--map-root-user', '--pid', '--fork', '--kill-child', '--mount', '--mount-proc', '--ipc', '--cgroup', '--propagation', 'private', '--'],
+    ...['sh', '-c', UNSHARE_INNER, 'sh', p.setpriv, cwd, String(readOnly.length), ...readOnly, ...argv],
+  ];
+}
+
+/** How many first-born processes stand between the launcher and the command (the namespace's init, bwrap's stub). */
+export function chainDepth(launcher: Launcher): number {
+  return launcher === 'bwrap' ? 2 : 1;
+}
+
+/**
+ * The signal that ended the command, where the launcher reports one as an exit status: bwrap exits with
+ * 128 + the signal; unshare re-raises it on itself, so it needs no translation.
+ */
+export function signalOfStatus(launcher: Launcher, code: number | null): number | undefined {
+  return launcher === 'bwrap' && code !== null && code > 128 && code < 128 + 65 ? code - 128 : undefined;
 }
 
 export interface SandboxSpec {
@@ -87,9 +138,11 @@ export interface SandboxSpec {
  * Starts `argv` in a sandbox. stdio of the returned process: 0 stdin, 1 the command's stdout, 2 the
  * launcher's own errors (set-up failures), 3 the outcome pipe, 4 the command's stderr.
  */
-export function spawnSandboxed(spec: SandboxSpec, found: Extract<SandboxSupport, { available: true }>): ChildProcess {
-  const inner = ['sh', '-c', INNER, 'sh', found.setpriv, spec.cwd, String(spec.readOnly.length), ...spec.readOnly, ...spec.argv];
-  // setpriv --pdeathsig: if the caller dies, unshare dies, and --kill-child takes the namespace with it.
-  const launch = [found.setpriv, '--pdeathsig', 'KILL', '--', found.unshare, ...unshareArgs(), ...inner];
-  return spawn('/bin/sh', ['-c', OUTER, spec.cgroup.procsFile, ...launch], { env: spec.env, stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe'], detached: true });
+export function spawnSandboxed(spec: SandboxSpec, sandbox: Sandbox): ChildProcess {
+  const launch = launchArgs(sandbox, spec.cwd, spec.readOnly, spec.argv);
+  return spawn('/bin/sh', ['-c', OUTER, spec.cgroup.procsFile, ...launch], {
+    env: spec.env,
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
 }

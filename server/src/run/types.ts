@@ -136,10 +136,11 @@ export interface RunOptions {
   /** Bytes of stdout+stderr forwarded before the rest is dropped (default 10 MiB). */
   readonly outputCapBytes?: number;
   /**
-   * Default: the strongest mechanism available. `poll` skips the cgroup on Linux; `process-group` uses
-   * macOS's `ps` polling on any POSIX system. Both exist for tests.
+   * Default: the strongest mechanism available (a sandbox with bwrap, else unshare; else the legacy
+   * supervisor). The others exist for tests: `bwrap` and `unshare` pick a sandbox's launcher, `poll`
+   * the legacy supervisor on Linux, `process-group` macOS's `ps` polling on any POSIX system.
    */
-  readonly mechanism?: 'auto' | 'poll' | 'process-group';
+  readonly mechanism?: 'auto' | 'bwrap' | 'unshare' | 'poll' | 'process-group';
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: RunProgress) => void;
   /** Setup log: pip's output, as it comes. */
