@@ -9,17 +9,23 @@ import { join, normalize } from 'node:path';
  * the memory controller can be delegated to a child; cgroup v1 (memory.limit_in_bytes,
  * memory.max_usage_in_bytes, memory.oom_control) otherwise.
  */
-export interface MemoryCgroup {
+export interface MemoryCgroup extends Accounting {
   readonly version: 1 | 2;
   readonly dir: string;
   /** Writing a pid here moves that process (and what it starts later) into the cgroup. */
   readonly procsFile: string;
-  /** The kernel's high-water mark of the cgroup's memory, in bytes. */
-  peakBytes(): Promise<number | undefined>;
-  /** Whether the kernel killed a process of the cgroup for its memory limit. */
-  oomKilled(): Promise<boolean>;
+}
+
+/** How the judge knows a run's processes and memory: a cgroup (measured) or its process tree (sampled). */
+export interface Accounting {
+  readonly memory: 'measured' | 'sampled';
+  /** Every process of the run (global pids). */
   pids(): Promise<number[]>;
-  /** SIGKILLs every process in the cgroup until none is left (or gives up after `rounds`). */
+  /** The run's peak memory in bytes: the kernel's high-water mark, or the largest sample. */
+  peakBytes(): Promise<number | undefined>;
+  /** Whether the run went over its memory limit (the kernel's OOM kill, or a confirmed sample). */
+  overLimit(): Promise<boolean>;
+  /** SIGKILLs every process of the run until none is left (or gives up after `rounds`). */
   killAll(rounds?: number): Promise<void>;
   remove(): Promise<void>;
 }
@@ -109,6 +115,22 @@ const readCounters = async (file: string): Promise<Map<string, number>> =>
       .map(([k, v]) => [k, Number(v)] as [string, number]),
   );
 
+/** SIGKILLs what `pids` lists until it lists nothing (a process may fork while the others die). */
+export async function killUntilNone(pids: () => Promise<number[]>, rounds = 200): Promise<void> {
+  for (let i = 0; i < rounds; i++) {
+    const left = await pids();
+    if (!left.length) return;
+    for (const pid of left) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 function common(dir: string, version: 1 | 2) {
   const procsFile = join(dir, 'cgroup.procs');
   const pids = async (): Promise<number[]> =>
@@ -117,24 +139,12 @@ function common(dir: string, version: 1 | 2) {
       .filter(Boolean)
       .map(Number);
   return {
+    memory: 'measured' as const,
     version,
     dir,
     procsFile,
     pids,
-    async killAll(rounds = 200): Promise<void> {
-      for (let i = 0; i < rounds; i++) {
-        const left = await pids();
-        if (!left.length) return;
-        for (const pid of left) {
-          try {
-            process.kill(pid, 'SIGKILL');
-          } catch {
-            // gone meanwhile
-          }
-        }
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    },
+    killAll: (rounds?: number) => killUntilNone(pids, rounds),
     async remove(): Promise<void> {
       // A cgroup whose last process is still exiting refuses rmdir (EBUSY) for a moment.
       for (let i = 0; i < 100; i++) {
@@ -160,7 +170,7 @@ function v1(dir: string) {
       await checkReadBack(join(dir, 'memory.limit_in_bytes'), bytes);
     },
     peakBytes: () => readNumber(join(dir, 'memory.max_usage_in_bytes')),
-    oomKilled: async () => ((await readCounters(join(dir, 'memory.oom_control'))).get('oom_kill') ?? 0) > 0,
+    overLimit: async () => ((await readCounters(join(dir, 'memory.oom_control'))).get('oom_kill') ?? 0) > 0,
   };
 }
 
@@ -176,7 +186,7 @@ function v2(dir: string) {
       if ((await readNumber(join(dir, 'memory.peak'))) === undefined) throw new Error('no memory.peak (Linux 5.19 or later has it)');
     },
     peakBytes: () => readNumber(join(dir, 'memory.peak')),
-    oomKilled: async () => {
+    overLimit: async () => {
       const events = await readCounters(join(dir, 'memory.events'));
       return (events.get('oom_kill') ?? 0) > 0 || (events.get('oom_group_kill') ?? 0) > 0;
     },

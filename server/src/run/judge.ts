@@ -2,7 +2,7 @@ import { promises as fs, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
-import type { MemoryCgroup } from './cgroup';
+import type { Accounting } from './cgroup';
 import { formatDuration, formatMemory } from './limits';
 import { chainDepth, signalOfStatus, spawnSandboxed, type Sandbox } from './sandbox';
 import { constants } from 'node:os';
@@ -17,7 +17,8 @@ import type { RunError, RunProcess } from './types';
  */
 export interface JudgeOptions {
   readonly sandbox: Sandbox;
-  readonly cgroup: MemoryCgroup;
+  /** A cgroup (its `procsFile` is joined before anything runs), or a sampler attached to the launcher. */
+  readonly accounting: Accounting & { readonly procsFile?: string; attach?(launcher: number): void };
   readonly argv: readonly string[];
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
@@ -60,9 +61,11 @@ export interface JudgeHandle {
 
 export function judge(opts: JudgeOptions): JudgeHandle {
   const child = spawnSandboxed(
-    { argv: opts.argv, env: opts.env, cwd: opts.cwd, readOnly: opts.readOnly, cgroup: opts.cgroup },
+    { argv: opts.argv, env: opts.env, cwd: opts.cwd, readOnly: opts.readOnly, joinCgroup: opts.accounting.procsFile },
     opts.sandbox,
   );
+  const accounting = opts.accounting;
+  if (child.pid !== undefined) accounting.attach?.(child.pid);
   const started = performance.now();
   let limit: 'time' | 'memory' | undefined;
   let stopped = false;
@@ -71,8 +74,8 @@ export function judge(opts: JudgeOptions): JudgeHandle {
   let ending: Promise<void> | undefined;
   const endRun = (): Promise<void> => {
     ending ??= (async () => {
-      killed = await describe((await opts.cgroup.pids()).filter((p) => p !== child.pid));
-      await opts.cgroup.killAll();
+      killed = await describe((await accounting.pids()).filter((p) => p !== child.pid));
+      await accounting.killAll();
     })();
     return ending;
   };
@@ -113,7 +116,8 @@ export function judge(opts: JudgeOptions): JudgeHandle {
     const nl = all.indexOf(10);
     if (nl >= 0) {
       outcome = all.subarray(0, nl).toString('utf8');
-      void opts.cgroup.pids().then(async (pids) => {
+      // A sampler's last chance to see the tool's processes alive; a cgroup's peak is kept anyway.
+      void accounting.peakBytes().then(() => accounting.pids()).then(async (pids) => {
         const own = new Set(launchChain(child.pid, chainDepth(opts.sandbox.launcher)));
         leftovers = await describe(pids.filter((p) => !own.has(p)));
         child.stdin?.end();
@@ -131,10 +135,11 @@ export function judge(opts: JudgeOptions): JudgeHandle {
     limit ??= 'time';
     void endRun();
   }, opts.timeoutMs);
-  // The OOM counter only grows: checking it often decides how soon a breach ends the run, never whether it is one.
-  const oomWatch = setInterval(() => {
-    void opts.cgroup.oomKilled().then((oom) => {
-      if (oom && !limit) {
+  // Measured: the OOM counter only grows, so checking it often decides how soon a breach ends the run, never
+  // whether it is one. Sampled: this is the sampling.
+  const memoryWatch = setInterval(() => {
+    void accounting.overLimit().then((over) => {
+      if (over && !limit) {
         limit = 'memory';
         void endRun();
       }
@@ -148,14 +153,14 @@ export function judge(opts: JudgeOptions): JudgeHandle {
       const code = translated === undefined ? exitCode : null;
       const elapsedMs = Math.round(performance.now() - started);
       clearTimeout(timer);
-      clearInterval(oomWatch);
+      clearInterval(memoryWatch);
       void (async () => {
-        // Whatever is left (a process that outlived the namespace's first one is impossible; the launcher's own parent is not).
-        await (ending ?? opts.cgroup.killAll());
-        if (!limit && !stopped && (await opts.cgroup.oomKilled())) limit = 'memory';
-        const peakBytes = (await opts.cgroup.peakBytes()) ?? 0;
+        // The peak first: a sampler reads it from processes that are still there.
+        const peakBytes = (await accounting.peakBytes()) ?? 0;
+        await (ending ?? accounting.killAll());
+        if (!limit && !stopped && accounting.memory === 'measured' && (await accounting.overLimit())) limit = 'memory';
         await streamsClosed(child.stdio);
-        await opts.cgroup.remove();
+        await accounting.remove();
         resolve({
           status: { code, signal },
           limit,

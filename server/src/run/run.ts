@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createMemoryCgroup } from './cgroup';
+import { createMemoryCgroup, type Accounting } from './cgroup';
 import { defaultCacheDir, prepareEnvironment, SetupCancelled, SetupError, type Environment, type StepRunner } from './environment';
 import { judge, verdict } from './judge';
 import { checkLimits, DEFAULT_OUTPUT_CAP_BYTES, formatDuration } from './limits';
@@ -10,6 +10,7 @@ import { findPython, PythonNotFoundError, type PythonInfo } from './python';
 import { sandboxSupport, type Sandbox } from './sandbox';
 import { runnerScriptPath, startSupervisor, type SupervisorReport } from './supervisor';
 import { toolEnvironment } from './toolEnvironment';
+import { treeSampler } from './treeSampler';
 import type { EffectiveLimits, RunError, RunHandle, RunOptions, RunResult } from './types';
 
 /**
@@ -86,7 +87,7 @@ export function startRun(options: RunOptions): RunHandle {
           signal: controller.signal,
           onProgress: (message) => options.onProgress?.({ stage: 'setup', message }),
           onLog: options.onLog,
-          runStep: isolated ? sandboxedStep(isolated, scratch, memoryBytes, started + limits.timeoutMs) : timedStep(started + limits.timeoutMs),
+          runStep: isolated ? sandboxedStep(isolated, scratch, memoryBytes, started + limits.timeoutMs, options.accounting) : timedStep(started + limits.timeoutMs),
         });
       } catch (e) {
         if (e instanceof SetupCancelled || controller.signal.aborted) return cancelled();
@@ -95,16 +96,16 @@ export function startRun(options: RunOptions): RunHandle {
       }
       if (controller.signal.aborted) return cancelled();
       const setupMs = Date.now() - started;
-      const cgroup = isolated ? await createMemoryCgroup(memoryBytes) : undefined;
+      const accounting = isolated ? await accountingFor(memoryBytes, options.accounting) : undefined;
 
       options.onProgress?.({ stage: 'run', message: 'Running execute(variables)…' });
       const work = options.cwd ?? join(scratch, 'work');
       if (!options.cwd) await mkdir(work);
       const extra = { setupMs, environment: { dir: venv.dir, cached: venv.cached }, limits };
-      if (isolated && cgroup && !('why' in cgroup)) {
+      if (isolated && accounting) {
         const handle = judge({
           sandbox: isolated,
-          cgroup,
+          accounting: accounting.accounting,
           argv: [venv.python, '-I', '-u', join(dirname(runnerScriptPath()), 'tooldef_host.py')],
           env,
           cwd: work,
@@ -119,9 +120,11 @@ export function startRun(options: RunOptions): RunHandle {
         stopTool = handle.stop;
         if (controller.signal.aborted) handle.stop();
         const report = verdict(await handle.judged, { timeoutMs: limits.timeoutMs, memoryBytes });
-        return toResult(report, { ...extra, isolation: 'sandbox', memory: 'measured', mechanism: 'cgroup', mechanismNote: `sandbox: ${isolated.launcher}, cgroup v${cgroup.version}` });
+        const memory = accounting.accounting.memory;
+        const note = `sandbox: ${isolated.launcher}, ${accounting.how}`;
+        return toResult(report, { ...extra, isolation: 'sandbox', memory, mechanism: memory === 'measured' ? 'cgroup' : 'poll', mechanismNote: note });
       }
-      const why = !sandbox ? `the ${mechanism} mechanism was asked for` : !sandbox.available ? sandbox.why : cgroup && 'why' in cgroup ? cgroup.why : '';
+      const why = !sandbox ? `the ${mechanism} mechanism was asked for` : !sandbox.available ? sandbox.why : '';
       const supervisor = startSupervisor({
         python: venv.python,
         env,
@@ -174,6 +177,13 @@ async function syntaxError(python: PythonInfo, code: string, env: NodeJS.Process
   return outcome.code === 0 && outcome.output.trim() ? outcome.output.trim() : undefined;
 }
 
+/** A memory cgroup where one can be made (measured), else the process tree sampled from outside. */
+async function accountingFor(memoryBytes: number, wanted: RunOptions['accounting']): Promise<{ accounting: Accounting; how: string }> {
+  const cgroup = wanted === 'sampled' ? { why: 'sampling was asked for' } : await createMemoryCgroup(memoryBytes);
+  if (!('why' in cgroup)) return { accounting: cgroup, how: `cgroup v${cgroup.version}` };
+  return { accounting: treeSampler(memoryBytes), how: `memory sampled (no memory cgroup: ${cgroup.why})` };
+}
+
 /** A set-up step without a sandbox: only the time limit can be enforced on it. */
 function timedStep(deadline: number): StepRunner {
   return async (command, args, opts) => {
@@ -183,10 +193,9 @@ function timedStep(deadline: number): StepRunner {
 }
 
 /** A set-up step in the run's sandbox, under the run's memory limit and what is left of its time. */
-function sandboxedStep(sandbox: Sandbox, scratch: string, memoryBytes: number, deadline: number): StepRunner {
+function sandboxedStep(sandbox: Sandbox, scratch: string, memoryBytes: number, deadline: number, wanted: RunOptions['accounting']): StepRunner {
   return async (command, args, opts) => {
-    const cgroup = await createMemoryCgroup(memoryBytes);
-    if ('why' in cgroup) return timedStep(deadline)(command, args, opts);
+    const { accounting } = await accountingFor(memoryBytes, wanted);
     let output = '';
     const onOutput = (text: string): void => {
       output = (output + text).slice(-256 * 1024);
@@ -194,7 +203,7 @@ function sandboxedStep(sandbox: Sandbox, scratch: string, memoryBytes: number, d
     };
     const handle = judge({
       sandbox,
-      cgroup,
+      accounting,
       argv: [command, ...args],
       env: opts.env,
       cwd: opts.cwd ?? scratch,

@@ -1,7 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { MemoryCgroup } from './cgroup';
 
 /**
  * A sandbox for code that runs on the user's behalf (the tool, pip): on Linux, its own user, PID, mount,
@@ -36,7 +35,7 @@ const UNSHARE_INNER = [
 const BWRAP_INNER = 'exec 2>&4 4>&-; exec "$@"';
 
 /** Moves itself into the cgroup before anything else runs, so no instruction of the run is outside it. */
-const OUTER = 'echo $$ > "$0" && exec "$@"';
+const JOIN_CGROUP = 'echo $$ > "$0" && exec "$@"';
 
 function onPath(name: string): string | undefined {
   const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/bin', '/usr/sbin', '/sbin'];
@@ -131,7 +130,8 @@ export interface SandboxSpec {
   /** The working directory inside; it stays writable. */
   readonly cwd: string;
   readonly readOnly: readonly string[];
-  readonly cgroup: MemoryCgroup;
+  /** The run's cgroup's `cgroup.procs`, when it has one. */
+  readonly joinCgroup?: string;
 }
 
 /**
@@ -140,7 +140,8 @@ export interface SandboxSpec {
  */
 export function spawnSandboxed(spec: SandboxSpec, sandbox: Sandbox): ChildProcess {
   const launch = launchArgs(sandbox, spec.cwd, spec.readOnly, spec.argv);
-  return spawn('/bin/sh', ['-c', OUTER, spec.cgroup.procsFile, ...launch], {
+  const [program, ...args] = spec.joinCgroup ? ['/bin/sh', '-c', JOIN_CGROUP, spec.joinCgroup, ...launch] : launch;
+  return spawn(program, args, {
     env: spec.env,
     stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe'],
     detached: true,

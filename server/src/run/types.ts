@@ -141,6 +141,8 @@ export interface RunOptions {
    * the legacy supervisor on Linux, `process-group` macOS's `ps` polling on any POSIX system.
    */
   readonly mechanism?: 'auto' | 'bwrap' | 'unshare' | 'poll' | 'process-group';
+  /** For tests: `sampled` makes a sandboxed run sample its process tree as where no memory cgroup can be made. */
+  readonly accounting?: 'auto' | 'sampled';
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: RunProgress) => void;
   /** Setup log: pip's output, as it comes. */
