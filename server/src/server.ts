@@ -198,7 +198,12 @@ function validate(uri: string): void {
   const python = model.pythonSteps();
   if (!python) return publish();
   runInSlices(python, stale).then(
-    (done) => done && publish(),
+    (done) => {
+      if (!done) return;
+      const work = model.pythonAnalysisWork;
+      if (work) connection.console.debug(`Python analysis of ${uri}: ${work.analysed} of ${work.chunks} top-level statements analysed, the rest reused`);
+      publish();
+    },
     (e) => {
       logFailure(connection, `Python analysis of ${uri}`, e);
       publish();

@@ -132,7 +132,6 @@ describe('PythonDocument', () => {
     const rand = rng(7);
     const alphabet = ['a', 'x', '1', '0', '_', ' ', '    ', '\t', '\n', '\r\n', '(', ')', '[', ']', '{', '}', ':', ',', '.', '=', '*', '**', '"', "'", '"""', '#', '\\', '@', 'def ', 'class ', 'if ', 'else', 'return ', 'yield', 'await ', 'async ', 'lambda', 'for ', ' in ', 'f"', 'b"', 'r"', '{x}', 'é', '😀', '\u0000', '\ufeff', '$', 'import ', 'from ', 'variables', '["k"]', '.get('];
     const doc = new PythonDocument();
-    const started = Date.now();
     for (let i = 0; i < 600; i++) {
       let s = '';
       const n = Math.floor(rand() * 80);
@@ -141,34 +140,27 @@ describe('PythonDocument', () => {
       for (const p of f.problems) assert.ok(p.start >= 0 && p.end >= p.start && p.end <= s.length, JSON.stringify({ s, p }));
       for (const k of f.keys) assert.equal(s.slice(k.start, k.end), k.name);
     }
-    assert.ok(Date.now() - started < 20_000, 'fuzzing took too long');
   });
 
-  it('parses the 5,300-line tool_code and re-parses a keystroke within budget', (t) => {
+  it('analyses the 5,300-line tool_code once, then only the statement a keystroke touches', () => {
+    // How long this takes is `npm run bench`'s business; here, what is done: the work a keystroke costs.
     const src = largeToolCode();
     assert.equal(src.split('\n').length - 1, 5300);
-    const time = (f: () => void) => {
-      const t0 = performance.now();
-      f();
-      return performance.now() - t0;
-    };
-    analyzePython(src); // warm up the JIT
-    const full = [0, 1, 2, 3, 4].map(() => time(() => analyzePython(src))).sort((a, b) => a - b);
     const doc = new PythonDocument();
-    doc.update(src);
+    const facts = doc.update(src);
+    const { chunks } = doc.lastWork;
+    assert.deepEqual(doc.lastWork, { chunks, analysed: chunks });
+    assert.ok(chunks > 100, `${chunks} top-level statements`);
     const at = src.indexOf('items = items[:limit]', src.length >> 1) + 5;
     let cur = src;
-    const keys: number[] = [];
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 20; i++) {
       cur = i % 2 === 0 ? cur.slice(0, at) + 'x' + cur.slice(at) : cur.slice(0, at) + cur.slice(at + 1);
-      keys.push(time(() => doc.update(cur)));
+      doc.update(cur);
+      assert.deepEqual(doc.lastWork, { chunks, analysed: 1 }, `keystroke ${i + 1}`);
     }
-    keys.sort((a, b) => a - b);
-    const report = `5,300 lines (${src.length} chars): full analysis min ${full[0].toFixed(1)} ms, median ${full[2].toFixed(1)} ms; keystroke re-analysis min ${keys[0].toFixed(2)} ms, median ${keys[100].toFixed(2)} ms`;
-    t.diagnostic(report);
-    // Generous bounds: the machine is shared; the numbers above are the measurement.
-    assert.ok(full[0] < 1000, report);
-    assert.ok(keys[100] < 25, report);
+    assert.deepEqual(doc.update(src), facts);
+    doc.update(src);
+    assert.deepEqual(doc.lastWork, { chunks, analysed: 0 }, 'the same text again analyses nothing');
   });
 
   describe('as resumable steps', () => {

@@ -164,6 +164,11 @@ export class ToolModel {
     this.pythonMemo = { node, embedded, facts };
   }
 
+  /** What the last Python analysis of this document (or of the one it was made from) did; see PythonDocument.lastWork. */
+  get pythonAnalysisWork(): { readonly chunks: number; readonly analysed: number } | undefined {
+    return this.pythonDocument?.lastWork;
+  }
+
   /** The decoded content of a string node with its position map (decoded once by a valid parse). */
   embedded(node: JsonNode): EmbeddedText {
     const valid = this.json.syntaxErrors.length === 0;

@@ -64,6 +64,15 @@ export class PythonDocument {
   private last: PythonFacts | undefined;
   /** Counts committed updates (see updateSteps). */
   private generation = 0;
+  private work = { chunks: 0, analysed: 0 };
+
+  /**
+   * What the last committed update did: the chunks (top-level statements) in all, and how many were
+   * analysed rather than reused from the update before (all of them on a first update).
+   */
+  get lastWork(): { readonly chunks: number; readonly analysed: number } {
+    return this.work;
+  }
 
   /** The source of the last update. */
   get source(): string {
@@ -97,16 +106,20 @@ export class PythonDocument {
    * after another update has been committed is not committed itself.
    */
   *updateSteps(source: string, change?: ChangedRange): Steps<PythonFacts> {
-    if (this.last && source.length === this.text.length && source === this.text) return this.last;
+    if (this.last && source.length === this.text.length && source === this.text) {
+      this.work = { chunks: this.work.chunks, analysed: 0 };
+      return this.last;
+    }
     const generation = this.generation;
     const c = this.tree ? (change ?? diffRange(this.text, source)) : undefined;
     const fragments = c ? TreeFragment.applyChanges(this.fragments, [c]) : this.fragments;
     const parse = parser.startParse(source, fragments.length ? fragments : undefined);
     let tree: Tree | null;
     for (let steps = 1; !(tree = parse.advance()); steps++) if (steps % PARSE_STEPS_PER_YIELD === 0) yield;
-    const { facts, results } = yield* this.analyse(source, tree, c);
+    const { facts, results, analysed } = yield* this.analyse(source, tree, c);
     if (this.generation === generation) {
       this.generation++;
+      this.work = { chunks: results.length, analysed };
       this.tree = tree;
       this.fragments = TreeFragment.addTree(tree, fragments);
       this.text = source;
@@ -116,7 +129,7 @@ export class PythonDocument {
     return facts;
   }
 
-  private *analyse(src: string, tree: Tree, change: ChangedRange | undefined): Steps<{ facts: PythonFacts; results: ChunkResult[] }> {
+  private *analyse(src: string, tree: Tree, change: ChangedRange | undefined): Steps<{ facts: PythonFacts; results: ChunkResult[]; analysed: number }> {
     const chunks = this.chunks(tree.topNode, src);
     const results: ChunkResult[] = [];
     // Previous chunk results by their start, for reuse of chunks the change did not touch.
@@ -141,6 +154,7 @@ export class PythonDocument {
     // How each module-level name occurred in the chunks so far, for module-level `global` statements.
     const moduleNames = new Map<string, number>();
     let statements = 0;
+    let analysed = 0;
     let broken = false;
     let clean = true;
     for (const ch of chunks) {
@@ -154,7 +168,10 @@ export class PythonDocument {
         const r = before ?? after;
         if (r && r.clean && r.to - r.from === ch.to - ch.from && (before ? r.to <= change.fromA : r.from >= change.toA)) f = r.facts;
       }
-      f ??= new ChunkAnalyzer(src, ch.from, src.slice(ch.from, ch.to), ch.nodes, 1).run();
+      if (!f) {
+        f = new ChunkAnalyzer(src, ch.from, src.slice(ch.from, ch.to), ch.nodes, 1).run();
+        analysed++;
+      }
       results.push({ from: ch.from, to: ch.to, facts: f, clean });
       if (f.tokenError || f.parseError) clean = false;
       const base = ch.from;
@@ -244,7 +261,7 @@ export class PythonDocument {
       }
     }
     problems.sort((a, b) => a.start - b.start || a.end - b.end);
-    return { facts, results };
+    return { facts, results, analysed };
   }
 
   /**
