@@ -242,11 +242,9 @@ describe('streamChat against a loopback chat-completions server', () => {
 
   it('times out on a server that never answers, and on a stream that stalls', async () => {
     server.handle(() => undefined); // accepts the request, never answers
-    const t0 = Date.now();
     const e = await fail(streamChat(opts({ timeoutMs: 300 })));
     assert.equal(e.kind, 'timeout');
     assert.match(e.message, /sent nothing for 0\.3 s while waiting for the response/);
-    assert.ok(Date.now() - t0 < 1500, 'stopped promptly');
     await server.requests[0].closed; // the connection is released
 
     server.handle((_req, res) => {

