@@ -46,3 +46,13 @@ export function codes(text: string, opts: Parameters<typeof load>[1] = {}): stri
 export function applyEdits(doc: TextDocument, edits: readonly { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]): string {
   return TextDocument.applyEdits(doc, edits.map((e) => ({ range: e.range, newText: e.newText })));
 }
+
+/**
+ * `stamp` (an ISO timestamp of whole seconds) was taken between `before` and now: bracketed by the
+ * clock on both sides, so a slow machine cannot make it fail.
+ */
+export function assertNowBetween(stamp: string, before: number): void {
+  const t = Date.parse(stamp);
+  const after = Date.now();
+  if (!(t >= Math.floor(before / 1000) * 1000 && t <= after)) throw new Error(`${stamp} is not between ${new Date(before).toISOString()} and ${new Date(after).toISOString()}`);
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CompletionItem, TextEdit } from 'vscode-languageserver-types';
-import { applyEdits, cursor, llmTool, load, smartTool } from '../helpers';
+import { applyEdits, assertNowBetween, cursor, llmTool, load, smartTool } from '../helpers';
 
 function complete(fixture: string, kind?: 'smart' | 'llm') {
   const { text, offset } = cursor(fixture);
@@ -83,10 +83,11 @@ describe('completion', () => {
   });
 
   it('the current time in timestamp', () => {
+    const before = Date.now();
     const { labels } = complete(smartTool().replace('"timestamp": "2026-03-14T09:30:00Z"', '"timestamp": "|"'));
     assert.equal(labels.length, 1);
     assert.match(labels[0], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    assert.ok(Math.abs(Date.parse(labels[0]) - Date.now()) < 5000);
+    assertNowBetween(labels[0], before);
   });
 
   it('nothing before an existing value, inside an escape, or for empty allowed values', () => {
@@ -99,11 +100,12 @@ describe('completion', () => {
   it('a new timestamp property is filled with the current time', () => {
     const base = JSON.parse(smartTool());
     delete base.metadata.timestamp;
+    const before = Date.now();
     const { items } = complete(JSON.stringify(base, null, 2).replace('"requirements": ""', '"requirements": "",\n    |'));
     const newText = (items.find((i) => i.label === 'timestamp')!.textEdit as TextEdit).newText;
     const m = /^"timestamp": "\$\{1:(.+)\}"$/.exec(newText);
     assert.ok(m, newText);
-    assert.ok(Math.abs(Date.parse(m[1]) - Date.now()) < 5000);
+    assertNowBetween(m[1], before);
   });
 
   it('in a file being written with a forced kind, and nothing in other JSON', () => {
