@@ -204,6 +204,22 @@ describe(`a hostile tool cannot forge or dodge its verdict (${launcher}, memory 
     assert.equal(r.result, 'refused Read-only file system');
   });
 
+  test('no cached environment is writable to the tool, its own or another tool\'s', async () => {
+    const code = [
+      'import os, sys',
+      'def execute(variables):',
+      '    cache = os.path.dirname(sys.prefix)',
+      '    try:',
+      '        os.mkdir(os.path.join(cache, "planted"))',
+      '        return "planted in " + cache',
+      '    except OSError as e:',
+      '        return "refused " + e.strerror',
+    ].join('\n');
+    const r = await run(code);
+    assert.equal(r.ok, true, JSON.stringify(r));
+    assert.equal(r.result, 'refused Read-only file system');
+  });
+
   test('it cannot move itself out of its memory cgroup: the cgroup tree is hidden and cannot be mounted', async () => {
     const code = [
       'import os, subprocess',

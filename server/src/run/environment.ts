@@ -110,7 +110,14 @@ export type StepOutcome = ProcessOutcome & { readonly limit?: 'time' | 'memory' 
 export type StepRunner = (
   command: string,
   args: readonly string[],
-  opts: { cwd?: string; env: NodeJS.ProcessEnv; signal?: AbortSignal; onOutput?: (text: string) => void },
+  opts: {
+    cwd?: string;
+    env: NodeJS.ProcessEnv;
+    signal?: AbortSignal;
+    onOutput?: (text: string) => void;
+    /** The environment being built: the one folder of the cache a step may write. */
+    building: string;
+  },
 ) => Promise<StepOutcome>;
 
 /** Returns the environment for the requirements, building it when it is not cached yet. */
@@ -167,7 +174,8 @@ async function build(dir: string, lines: readonly string[], pipArgs: readonly st
   const withPip = lines.length > 0 && !outerPip;
   opts.onProgress?.('Creating a virtual environment…');
   opts.onLog?.(`$ ${base} -m venv${withPip ? '' : ' --without-pip'} ${dir}\n`);
-  const venv = await runStep(base, ['-m', 'venv', ...(withPip ? [] : ['--without-pip']), dir], { env, signal: opts.signal, onOutput: opts.onLog });
+  await fs.mkdir(dir, { recursive: true }); // made first, so that a sandbox can leave just it writable
+  const venv = await runStep(base, ['-m', 'venv', ...(withPip ? [] : ['--without-pip']), dir], { env, signal: opts.signal, onOutput: opts.onLog, building: dir });
   check(venv, 'Creating the virtual environment failed', opts.python);
   if (!existsSync(venvPython(dir))) throw new SetupError(`Creating the virtual environment failed: ${venvPython(dir)} was not created.`, venv.output);
   if (!lines.length) return;
@@ -177,7 +185,7 @@ async function build(dir: string, lines: readonly string[], pipArgs: readonly st
   const install = ['install', '--disable-pip-version-check', '--no-input', '--no-warn-script-location', ...pipArgs, ...lines];
   const [cmd, args] = outerPip ? [base, ['-m', 'pip', '--python', python, ...install]] : [python, ['-m', 'pip', ...install]];
   opts.onLog?.(`$ ${cmd} ${args.join(' ')}\n`);
-  const pip = await runStep(cmd, args, { cwd: dir, env, signal: opts.signal, onOutput: opts.onLog });
+  const pip = await runStep(cmd, args, { cwd: dir, env, signal: opts.signal, onOutput: opts.onLog, building: dir });
   check(pip, `Installing the requirements (${describe(lines)}) failed`, opts.python);
 }
 

@@ -23,6 +23,7 @@ export interface JudgeOptions {
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
   readonly readOnly: readonly string[];
+  readonly writable?: readonly string[];
   readonly timeoutMs: number;
   readonly memoryBytes: number;
   /** Written to stdin as one line; stdin then stays open until the outcome arrives (the host's protocol). */
@@ -61,7 +62,7 @@ export interface JudgeHandle {
 
 export function judge(opts: JudgeOptions): JudgeHandle {
   const child = spawnSandboxed(
-    { argv: opts.argv, env: opts.env, cwd: opts.cwd, readOnly: opts.readOnly, joinCgroup: opts.accounting.procsFile },
+    { argv: opts.argv, env: opts.env, cwd: opts.cwd, readOnly: opts.readOnly, writable: opts.writable, joinCgroup: opts.accounting.procsFile },
     opts.sandbox,
   );
   const accounting = opts.accounting;

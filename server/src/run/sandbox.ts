@@ -25,6 +25,9 @@ const UNSHARE_INNER = [
   'mount -t tmpfs -o mode=1777,nosuid,nodev tooldef-shm /dev/shm',
   'if [ -d /sys/fs/cgroup ]; then mount -t tmpfs -o ro,mode=555 tooldef-no-cgroups /sys/fs/cgroup; fi',
   'while [ "$n" -gt 0 ]; do mount --bind "$1" "$1"; mount -o remount,bind,ro "$1"; shift; n=$((n - 1)); done',
+  // A writable folder inside a read-only one (the environment being built) is bound again on top.
+  'n=$1; shift',
+  'while [ "$n" -gt 0 ]; do mount --bind "$1" "$1"; mount -o remount,bind,rw "$1"; shift; n=$((n - 1)); done',
   'cd "$work"',
   // fd 2 until here is the launcher's own (its errors are the runner's, not the tool's); fd 4 is the command's stderr.
   'exec 2>&4 4>&-',
@@ -78,7 +81,7 @@ function probe(launcher: Launcher): SandboxSupport {
     programs[name] = path;
   }
   const sandbox = { launcher, programs };
-  const [program, ...args] = launchArgs(sandbox, '/', [], ['true']);
+  const [program, ...args] = launchArgs(sandbox, { cwd: '/', readOnly: [], argv: ['true'] });
   const r = spawnSync(program, args, {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
     encoding: 'utf8',
@@ -90,8 +93,10 @@ function probe(launcher: Launcher): SandboxSupport {
 }
 
 /** The launcher's command line, its program first. */
-function launchArgs(sandbox: Sandbox, cwd: string, readOnly: readonly string[], argv: readonly string[]): string[] {
+function launchArgs(sandbox: Sandbox, spec: Pick<SandboxSpec, 'cwd' | 'readOnly' | 'writable' | 'argv'>): string[] {
   const p = sandbox.programs;
+  const { cwd, readOnly, argv } = spec;
+  const writable = spec.writable ?? [];
   if (sandbox.launcher === 'bwrap') {
     return [
       p.bwrap,
@@ -99,6 +104,7 @@ function launchArgs(sandbox: Sandbox, cwd: string, readOnly: readonly string[], 
       ...['--die-with-parent', '--new-session', '--cap-drop', 'ALL'],
       ...['--dev-bind', '/', '/', '--proc', '/proc', '--tmpfs', '/dev/shm', '--tmpfs', '/sys/fs/cgroup'],
       ...readOnly.flatMap((path) => ['--ro-bind', path, path]),
+      ...writable.flatMap((path) => ['--bind', path, path]),
       ...['--chdir', cwd, '--', 'sh', '-c', BWRAP_INNER, 'sh', ...argv],
     ];
   }
@@ -107,7 +113,7 @@ function launchArgs(sandbox: Sandbox, cwd: string, readOnly: readonly string[], 
     p.setpriv,
     ...['--pdeathsig', 'KILL', '--', p.unshare],
     ...['--user', '--map-root-user', '--pid', '--fork', '--kill-child', '--mount', '--mount-proc', '--ipc', '--cgroup', '--propagation', 'private', '--'],
-    ...['sh', '-c', UNSHARE_INNER, 'sh', p.setpriv, cwd, String(readOnly.length), ...readOnly, ...argv],
+    ...['sh', '-c', UNSHARE_INNER, 'sh', p.setpriv, cwd, String(readOnly.length), ...readOnly, String(writable.length), ...writable, ...argv],
   ];
 }
 
@@ -129,7 +135,10 @@ export interface SandboxSpec {
   readonly env: NodeJS.ProcessEnv;
   /** The working directory inside; it stays writable. */
   readonly cwd: string;
+  /** Mounted read-only inside (the cached environments). */
   readonly readOnly: readonly string[];
+  /** Folders inside a read-only one that stay writable (the environment being built). */
+  readonly writable?: readonly string[];
   /** The run's cgroup's `cgroup.procs`, when it has one. */
   readonly joinCgroup?: string;
 }
@@ -139,7 +148,7 @@ export interface SandboxSpec {
  * launcher's own errors (set-up failures), 3 the outcome pipe, 4 the command's stderr.
  */
 export function spawnSandboxed(spec: SandboxSpec, sandbox: Sandbox): ChildProcess {
-  const launch = launchArgs(sandbox, spec.cwd, spec.readOnly, spec.argv);
+  const launch = launchArgs(sandbox, spec);
   const [program, ...args] = spec.joinCgroup ? ['/bin/sh', '-c', JOIN_CGROUP, spec.joinCgroup, ...launch] : launch;
   return spawn(program, args, {
     env: spec.env,
