@@ -11,6 +11,7 @@ import {
   type InitializeResult,
   type Position,
 } from 'vscode-languageserver/node';
+import { VERSION } from './version';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DocumentKindNotification } from './protocol';
 import { readConfig, type ServerConfig } from './lsp/config';
@@ -78,7 +79,7 @@ connection.onInitialize((params): InitializeResult => {
       selectionRangeProvider: true,
       semanticTokensProvider: { legend: SEMANTIC_LEGEND, full: true },
     },
-    serverInfo: { name: 'tooldef', version: '0.1.0' },
+    serverInfo: { name: 'tooldef', version: VERSION },
   };
 });
 

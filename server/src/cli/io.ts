@@ -6,7 +6,7 @@ export interface Io {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-export const VERSION = '0.1.0';
+export { VERSION } from '../version';
 
 /** Bad usage: reported with the command's usage text and exit status 2. */
 export class UsageError extends Error {}
