@@ -324,6 +324,28 @@ describe('running a smart tool', { skip }, () => {
   });
 });
 
+describe('the legacy supervisor (no sandbox)', { skip }, () => {
+  test('a .pth planted in the environment never runs in the supervisor, only in the tool\'s own process', async () => {
+    const cache = join(root, 'pth-cache');
+    const log = join(root, 'pth.log');
+    // Where a sandbox cannot be made, the tool can write its environment: it plants a .pth for the next run.
+    const plant = [
+      'import os, sysconfig',
+      'def execute(variables):',
+      '    line = "import os; open(%r, \'a\').write(\'child\\\\n\' if os.environ.get(\'TOOLDEF_RUN_ID\') else \'supervisor\\\\n\')" % ' + JSON.stringify(log),
+      '    open(os.path.join(sysconfig.get_paths()["purelib"], "planted.pth"), "w").write(line + "\\n")',
+      '    return "planted"',
+    ].join('\n');
+    const first = await run(plant, { mechanism: 'poll', cacheDir: cache });
+    assert.equal(first.result.result, 'planted', JSON.stringify(first.result));
+    const second = await run('def execute(variables):\n    return "next"\n', { mechanism: 'poll', cacheDir: cache });
+    assert.equal(second.result.result, 'next', JSON.stringify(second.result));
+    assert.equal(second.result.isolation, 'none');
+    // (CPython may read it twice: a venv's lib64 links to lib, and site walks both.)
+    assert.deepEqual([...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))], ['child'], 'the .pth ran in the tool\'s process only');
+  });
+});
+
 describe('the macOS mechanism (ps polling, process group, run marker), exercised here', { skip: skip || (process.platform === 'win32' && 'POSIX only') }, () => {
   const mechanism = 'process-group' as const;
 

@@ -96,7 +96,8 @@ export function startSupervisor(opts: SupervisorOptions): SupervisorHandle {
       const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: string; stderrTail: string }>((resolve) => {
         let stderrTail = '';
         let error: string | undefined;
-        const child = spawn(opts.python, ['-I', opts.runnerPath ?? runnerScriptPath(), jobPath], {
+        // -S: no `site`, so no .pth file of the environment runs in the supervisor (its child, the host, has them).
+        const child = spawn(opts.python, ['-I', '-S', opts.runnerPath ?? runnerScriptPath(), jobPath], {
           cwd: work,
           env: opts.env ?? process.env,
           stdio: ['pipe', 'pipe', 'pipe'],
