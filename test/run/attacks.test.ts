@@ -188,37 +188,26 @@ describe(`a hostile tool cannot forge or dodge its verdict (${launcher}, memory 
     assert.match(r.result!, /'HOME'/);
   });
 
-  test('the cached environment is read-only to the tool: a .pth left for the next run cannot be written', async () => {
-    const code = [
-      'import os, sys, sysconfig',
-      'def execute(variables):',
-      '    target = os.path.join(sysconfig.get_paths()["purelib"], "evil.pth")',
-      '    try:',
-      '        open(target, "w").write("import os; os.environ[\'PWNED\'] = \'1\'\\n")',
-      '        return "wrote " + target',
-      '    except OSError as e:',
-      '        return "refused " + e.strerror',
-    ].join('\n');
-    const r = await run(code);
-    assert.equal(r.ok, true, JSON.stringify(r));
-    assert.equal(r.result, 'refused Read-only file system');
-  });
-
-  test('no cached environment is writable to the tool, its own or another tool\'s', async () => {
-    const code = [
-      'import os, sys',
-      'def execute(variables):',
-      '    cache = os.path.dirname(sys.prefix)',
-      '    try:',
-      '        os.mkdir(os.path.join(cache, "planted"))',
-      '        return "planted in " + cache',
-      '    except OSError as e:',
-      '        return "refused " + e.strerror',
-    ].join('\n');
-    const r = await run(code);
-    assert.equal(r.ok, true, JSON.stringify(r));
-    assert.equal(r.result, 'refused Read-only file system');
-  });
+  // Every cached environment, its own or another tool's: a .pth left there would run in the next tool.
+  for (const [what, write] of [
+    ['a .pth in its own environment', 'open(os.path.join(sysconfig.get_paths()["purelib"], "evil.pth"), "w").write("import os\\n")'],
+    ["a folder beside it, in another tool's place", 'os.mkdir(os.path.join(os.path.dirname(sys.prefix), "planted"))'],
+  ] as const) {
+    test(`the cached environments are read-only to the tool: ${what} cannot be written`, async () => {
+      const code = [
+        'import os, sys, sysconfig',
+        'def execute(variables):',
+        '    try:',
+        `        ${write}`,
+        '        return "written"',
+        '    except OSError as e:',
+        '        return "refused " + e.strerror',
+      ].join('\n');
+      const r = await run(code);
+      assert.equal(r.ok, true, JSON.stringify(r));
+      assert.equal(r.result, 'refused Read-only file system');
+    });
+  }
 
   test('it cannot move itself out of its memory cgroup: the cgroup tree is hidden and cannot be mounted', async () => {
     const code = [
