@@ -84,6 +84,20 @@ describe('formatting, folding, selection', () => {
     assert.equal(out, JSON.stringify(JSON.parse(text), null, 2));
   });
 
+  it('bounds the indentation a client asks for: a huge or broken tabSize indents by at most 16', () => {
+    const text = '{"version":"1.0","metadata":{"tool_name":"tool","tool_code":"x"}}';
+    const { service, model, doc } = load(text);
+    // JSON.stringify stops at 10 spaces: scale its 1-space indentation instead.
+    const indented = (n: number) => JSON.stringify(JSON.parse(text), null, 1).replace(/^ +/gm, (m) => ' '.repeat(m.length * n));
+    for (const tabSize of [1e9, Number.MAX_SAFE_INTEGER, Infinity]) {
+      assert.equal(applyEdits(doc, service.format(model, undefined, { tabSize, insertSpaces: true })), indented(16));
+    }
+    for (const tabSize of [0, -3, NaN, 2.7]) {
+      const out = applyEdits(doc, service.format(model, undefined, { tabSize, insertSpaces: true }));
+      assert.equal(out, indented(tabSize === 2.7 ? 2 : 4), `tabSize ${tabSize}`);
+    }
+  });
+
   it('folds objects and arrays that span lines', () => {
     const { service, model } = load(llmTool());
     const ranges = service.getFoldingRanges(model);

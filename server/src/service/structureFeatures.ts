@@ -12,8 +12,14 @@ const MAX_CHAIN = 100;
 /** Formatting output grows with the square of the depth: deeper documents are left as they are. */
 const MAX_FORMAT_DEPTH = 200;
 
-export function format(model: ToolModel, range: Range | undefined, options: FormattingOptions): TextEdit[] {
+/** A client's tabSize is repeated per level: a huge one would build gigabytes of indentation. */
+const MAX_TAB_SIZE = 16;
+const DEFAULT_TAB_SIZE = 4;
+
+export function format(model: ToolModel, range: Range | undefined, requested: FormattingOptions): TextEdit[] {
   if (nestingDepth(model.text) > MAX_FORMAT_DEPTH) return [];
+  const size = Math.floor(requested.tabSize ?? DEFAULT_TAB_SIZE);
+  const options = { ...requested, tabSize: size >= 1 ? Math.min(size, MAX_TAB_SIZE) : DEFAULT_TAB_SIZE };
   const eol = model.text.includes('\r\n') ? '\r\n' : '\n';
   const r = range ? { offset: model.offsetAt(range.start), length: model.offsetAt(range.end) - model.offsetAt(range.start) } : undefined;
   // jsonc-parser 3.3.1 leaves `content` undefined for a line indented by exactly 200 characters.
