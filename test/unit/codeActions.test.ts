@@ -45,6 +45,7 @@ describe('quick fixes', () => {
 
   it('placeholder whitespace: trims it', () => {
     const { result } = fix(llmTool({ prompt: '{{ text }} {{target language}}' }), 'placeholder-whitespace', /Remove the spaces/);
+    assert.equal(JSON.parse(result).model_prompt, '{{text}} {{target language}}');
     assert.deepEqual(codesAfter(result), []);
   });
 

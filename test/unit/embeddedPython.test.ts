@@ -5,6 +5,8 @@ import { applyEdits, codes, cursor, load, problems, smartTool } from '../helpers
 import { WARM_UP_SAMPLE, warmUpPython } from '../../server/src/lsp/warmUp';
 import { analyzePython } from '../../server/src/service/python';
 import { finish } from '../../server/src/service/steps';
+import type { LanguageService } from '../../server/src/service/languageService';
+import type { ToolModel } from '../../server/src/service/model';
 
 const CODE = 'import requests\n\ndef execute(variables):\n\t"""Say \\"hi\\" 😀"""\n    city = variables["city"]\n    return requests.get("x").text + city\n';
 
@@ -89,9 +91,35 @@ describe('embedded Python in a smart tool', () => {
   });
 
   it('warms up on a sample that is valid Python with a valid execute', () => {
-    finish(warmUpPython(load('{}').service));
     const codesFound = analyzePython(WARM_UP_SAMPLE).problems.map((p) => p.code);
     assert.ok(!codesFound.includes('python-syntax') && !codesFound.includes('missing-execute'), codesFound.join(', '));
+  });
+
+  it('warms up the way a real file is worked on: whole analyses, then keystrokes that reuse them', () => {
+    const { service } = load('{}');
+    const models: ToolModel[] = [];
+    const work: { chunks: number; analysed: number }[] = [];
+    const spy: LanguageService = {
+      ...service,
+      parse: (...args: Parameters<LanguageService['parse']>) => {
+        const model = service.parse(...args);
+        models.push(model);
+        return model;
+      },
+      doValidation: (model) => {
+        work.push({ ...model.pythonAnalysisWork! });
+        return service.doValidation(model);
+      },
+    };
+    finish(warmUpPython(spy));
+    assert.equal(models.length, 28);
+    assert.ok(models.every((m) => m.kind === 'smart' && m.pythonSteps() === undefined), 'every analysis finished');
+    const whole = work.slice(0, 8);
+    // The first edit of the typing phase starts from the last whole document (other names): after it, keystrokes.
+    const typing = work.slice(9);
+    assert.ok(whole.every((w) => w.chunks > 100 && w.analysed === w.chunks), JSON.stringify(whole));
+    assert.equal(typing.length, 19);
+    assert.ok(typing.every((w) => w.analysed === 1), JSON.stringify(typing));
   });
 
   it('finishes a partly run analysis when its result is read, with the same diagnostics', () => {

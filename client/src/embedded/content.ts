@@ -1,6 +1,6 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { EmbeddedText, escapeJsonContent } from '../../../server/src/service/json/embeddedText';
-import { child, nodeAtPath } from '../../../server/src/service/json/nodes';
+import { nodeAtPath } from '../../../server/src/service/json/nodes';
 import type { OffsetEdit } from '../../../server/src/service/json/edits';
 import { ToolModel } from '../../../server/src/service/model';
 
@@ -27,8 +27,3 @@ export function writeEmbedded(uri: string, text: string, field: EmbeddedField, c
   return { offset: current.contentStart, length: current.contentEnd - current.contentStart, newText: escapeJsonContent(content) };
 }
 
-/** Whether the definition has the field as a string, for enabling the command. */
-export function hasEmbedded(model: ToolModel, field: EmbeddedField): boolean {
-  const node = field === 'tool_code' ? child(model.metadata, 'tool_code') : child(model.root, 'model_prompt');
-  return node?.type === 'string';
-}

@@ -24,7 +24,7 @@ export interface LanguageServiceOptions {
 
 /**
  * The pure language service: no LSP transport, no editor. Callers parse a document version once
- * with `parse` (or through `createModelCache`) and hand the model to each feature.
+ * with `parse` (or through a `ModelCache`) and hand the model to each feature.
  */
 export interface LanguageService {
   configure(settings: Settings): void;

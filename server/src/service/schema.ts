@@ -19,10 +19,6 @@ export interface SchemaNode {
 
 const SCHEMAS: Record<Kind, SchemaNode> = { smart: smartSchema as SchemaNode, llm: llmSchema as SchemaNode };
 
-export function rootSchema(kind: Kind): SchemaNode {
-  return SCHEMAS[kind];
-}
-
 /** The schema of the value at `path` (array indices are numbers), looking into `anyOf` branches. */
 export function schemaAt(kind: Kind, path: readonly (string | number)[]): SchemaNode | undefined {
   let s: SchemaNode | undefined = SCHEMAS[kind];

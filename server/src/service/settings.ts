@@ -1,4 +1,3 @@
-import type { Kind } from './kind';
 import type { RuleCode, Severity } from './rules';
 
 export interface Settings {
@@ -11,8 +10,3 @@ export interface Settings {
 export const DEFAULT_KNOWN_MODELS = ['gpt-4', 'gpt-3.5', 'claude', 'chat-bison'] as const;
 
 export const DEFAULT_SETTINGS: Settings = { knownModels: DEFAULT_KNOWN_MODELS, rules: {} };
-
-export interface DocumentOptions {
-  /** Forces the kind of a file that detection cannot classify yet. */
-  readonly kind?: Kind;
-}

@@ -64,7 +64,7 @@ function kindOf(n: JsonNode | undefined): SymbolKind {
 }
 
 function preview(n: JsonNode): string {
-  const s = n.type === 'string' ? String(n.value) : String(n.value);
+  const s = String(n.value);
   const line = s.slice(0, 80).split('\n')[0];
   return line.length < s.length ? `${line}…` : line;
 }

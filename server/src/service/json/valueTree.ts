@@ -209,4 +209,18 @@ class ValueNode implements JsonNode {
     this.at = offset;
     this.span = length;
   }
+
+  /** Whether the position has been found (read, or placed by a scan another read started). */
+  get located(): boolean {
+    return this.at >= 0;
+  }
+}
+
+/**
+ * Whether any position of the tree under `node` has been found yet: false until something reads one
+ * (a tree from the strict parser has them from the start). For tests and measurements of the fast path.
+ */
+export function positionsLocated(node: JsonNode): boolean {
+  if (!(node instanceof ValueNode)) return true;
+  return node.located || (node.children ?? []).some(positionsLocated);
 }

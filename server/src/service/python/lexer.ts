@@ -488,7 +488,6 @@ class Lexer {
     const raw = prefix.includes('r');
     const bytes = prefix.includes('b');
     const fstr = prefix.includes('f');
-    const startLine = this.line;
     let p = this.pos + qlen;
     const bodyStart = p;
     let bodyEnd = -1;
@@ -525,7 +524,6 @@ class Lexer {
       const detected = triple && p >= n && (last === C.LF || last === C.CR) ? this.line - 1 : this.line;
       this.fail(start, start + prefix.length + qlen, `unterminated ${triple ? 'triple-quoted ' : ''}string literal (detected at line ${detected})`);
     }
-    void startLine;
     if (fstr && !this.tokenizerOnly) this.fstring(start, bodyStart, bodyEnd, raw);
     this.pos = p;
   }
