@@ -6,9 +6,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../server/src/cli/cli';
 import { normaliseRequirements } from '../../server/src/run/environment';
@@ -437,8 +438,25 @@ describe('setup: requirements in a cached virtual environment', { skip }, () => 
   test('pip options in requirements are refused: only the caller chooses indexes', async () => {
     const o = await run(code, { requirements: '--index-url http://example.invalid/simple\ntooldef-demo-pkg' });
     assert.equal(o.result.error?.kind, 'setup');
-    assert.match(o.result.error!.message, /`--index-url http:\/\/example\.invalid\/simple` is a pip option/);
+    assert.match(o.result.error!.message, /line 1: --index-url http:\/\/example\.invalid\/simple: `--index-url` is a pip option/);
     assert.deepEqual(normaliseRequirements('b\n\na  # c\nb\n# x\nc; python_version >= "3.8"').lines, ['a', 'b', 'c; python_version >= "3.8"']);
+  });
+
+  test('nothing is installed from a URL or a path: its setup code never runs', async () => {
+    // A local project whose setup.py leaves a mark if pip ever builds it.
+    const project = join(root, 'evil-project');
+    const mark = join(root, 'evil-ran');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, 'setup.py'), `open(${JSON.stringify(mark)}, "w").write("ran")\nfrom setuptools import setup\nsetup(name="evil", version="1.0")\n`);
+    const url = pathToFileURL(project).href;
+    for (const line of [`evil @ ${url}`, url, project, './evil-project', 'evil-1.0.tar.gz']) {
+      const logs: string[] = [];
+      const o = await run(code, { requirements: `tooldef-demo-pkg\n${line}`, onLog: (t) => logs.push(t) });
+      assert.equal(o.result.error?.kind, 'setup', line);
+      assert.match(o.result.error!.message, new RegExp(`line 2: ${line.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: .*(URL|path|file)`), line);
+      assert.deepEqual(logs, [], `${line}: pip ran`);
+      assert.equal(existsSync(mark), false, `${line}: its setup.py ran`);
+    }
   });
 });
 

@@ -49,8 +49,8 @@ describe('PEP 508 parsing', () => {
     ['pkg; python_versoin > "3"', 'python_versoin', 'Unknown environment marker'],
     ['pkg; python_version > "3', '"3', 'Unterminated string'],
     ['pkg @ not a url', 'not', 'is not a URL'],
-    ['https://example.com/x.whl', 'https://example.com/x.whl', 'name @ URL'],
-    ['./local/pkg', './local/pkg', 'name @ URL'],
+    ['https://example.com/x.whl', 'https://example.com/x.whl', 'is a URL: the service installs packages by name'],
+    ['./local/pkg', './local/pkg', 'is a path: the service installs packages by name'],
     ['pkg,other', ',other', 'Unexpected'],
   ] as const) {
     it(`rejects ${line}`, () => {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { parseRequirements } from '../service/python/requirements';
 import { runLogged, type ProcessOutcome } from './process';
 import { versionAtLeast, type PythonInfo } from './python';
 
@@ -49,30 +50,25 @@ const MARKER = 'tooldef-env.json';
 export interface NormalisedRequirements {
   /** One requirement per entry, comments and blank lines removed, sorted, duplicates removed. */
   readonly lines: string[];
-  /** Lines that are not requirements (pip options such as `--index-url`, `-r`, `-e`): refused. */
+  /** Lines the policy refuses, as `line N: <the line>: <why>`; nothing is installed while there is one. */
   readonly problems: string[];
 }
 
 /**
- * The requirement lines of `metadata.requirements`. Only PEP 508 requirement lines are accepted: a pip
- * option in a tool file could point pip at another index or a local path, which only the caller may do.
+ * The requirement lines of `metadata.requirements`, by the same parser and policy as `tooldef check`'s
+ * `invalid-requirement` (service/python/requirements.ts): only packages named from an index. A pip
+ * option, a URL, a path or a line continuation could point pip at code the caller did not choose.
  */
 export function normaliseRequirements(text: string | undefined): NormalisedRequirements {
-  const lines = new Set<string>();
-  const problems: string[] = [];
-  const physical = (text ?? '').split(/\r\n|\r|\n/);
-  for (let i = 0; i < physical.length; i++) {
-    let line = physical[i];
-    while (line.endsWith('\\') && i + 1 < physical.length) line = line.slice(0, -1) + physical[++i];
-    line = line.replace(/(^|\s)#.*$/, '').trim();
-    if (!line) continue;
-    if (line.startsWith('-')) {
-      problems.push(`\`${line}\` is a pip option, not a requirement: requirements may only hold PEP 508 lines such as \`requests>=2.31\`.`);
-      continue;
-    }
-    lines.add(line);
-  }
-  return { lines: [...lines].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()) || a.localeCompare(b)), problems };
+  const source = text ?? '';
+  const { requirements, problems } = parseRequirements(source);
+  const lineOf = (offset: number): number => source.slice(0, offset).split(/\r\n|\r|\n/).length;
+  const lineText = (offset: number): string => source.split(/\r\n|\r|\n/)[lineOf(offset) - 1].trim();
+  const lines = new Set(requirements.map((r) => source.slice(r.start, r.end).trim()));
+  return {
+    lines: [...lines].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()) || a.localeCompare(b)),
+    problems: problems.map((p) => `line ${lineOf(p.start)}: ${lineText(p.start)}: ${p.message}`),
+  };
 }
 
 /** The cache key of an environment: everything that decides what it contains. */

@@ -8,7 +8,10 @@
 // (`-r file`, `-e`, `--index-url`, `--hash`…) and line continuations are `invalid-requirement`: the
 // format describes `requirements` as package names with optional version constraints, the upload
 // carries no other file for `-r`/`-c`/`-e` to point at, and an index URL in a shared definition leaks
-// credentials and makes the service's cached environment depend on a private index.
+// credentials and makes the service's cached environment depend on a private index. For the same
+// reasons, and because pip runs the setup code of whatever it builds, a requirement may only name a
+// package of the index: `name @ URL`, a bare URL, a path and an archive file are refused too. This is
+// the one policy: `tooldef check` reports these lines, and `run` refuses them before installing anything.
 import type { ImportRef, PyProblem } from './types';
 import { isStdlib } from './stdlib';
 import { distributionsFor, normalizeName } from './distributions';
@@ -72,6 +75,9 @@ class ReqError extends Error {
   }
 }
 
+/** A distribution file (wheel, sdist) that pip would install from the disk instead of the index. */
+const ARCHIVE = /\.(whl|zip|tar|tgz|tar\.gz|tar\.bz2|tar\.xz)$/i;
+
 /** Parses one requirement line (comment already removed) starting at `base` in the whole text. */
 export function parseRequirement(line: string, base = 0, lineNo = 1): Requirement {
   let p = 0;
@@ -89,14 +95,21 @@ export function parseRequirement(line: string, base = 0, lineNo = 1): Requiremen
   };
   ws();
   const start = p;
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\/|^[./\\~]/.test(line.slice(p))) {
-    fail('A requirement must start with a distribution name: write `name @ URL`.', p, line.trimEnd().length);
+  const rest = line.slice(p).trimEnd();
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(rest)) {
+    fail(`\`${rest}\` is a URL: the service installs packages by name from the package index; write the package's name, e.g. \`requests>=2.31\`.`, p, line.trimEnd().length);
+  }
+  if (/^[./\\~]|^[A-Za-z]:[\\/]|[\\/]/.test(rest.split(/[\s;]/)[0])) {
+    fail(`\`${rest}\` is a path: the service installs packages by name from the package index; write the package's name, e.g. \`requests>=2.31\`.`, p, line.trimEnd().length);
   }
   const nameM = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?/.exec(line.slice(p));
   if (!nameM) {
     fail(`Expected a distribution name, found \`${line.slice(p, p + 10).trim()}\`.`, p, n);
   }
   const name = nameM![0];
+  if (ARCHIVE.test(name)) {
+    fail(`\`${name}\` is a file, not a package name: the service installs packages by name from the package index; write the package's name, e.g. \`requests>=2.31\`.`, p, p + name.length);
+  }
   const nameStart = p;
   p += name.length;
   const nameEnd = p;
@@ -304,7 +317,16 @@ export function parseRequirements(text: string): { requirements: Requirement[]; 
       continue;
     }
     try {
-      requirements.push(parseRequirement(line, base, lineNo));
+      const r = parseRequirement(line, base, lineNo);
+      if (r.url !== undefined) {
+        problems.push({
+          code: 'invalid-requirement',
+          in: 'requirements',
+          start: r.start,
+          end: r.end,
+          message: `\`${r.name} @ …\` installs from a URL, which the service does not do: name the package from the package index, e.g. \`${r.name}>=1.0\`.`,
+        });
+      } else requirements.push(r);
     } catch (e) {
       if (!(e instanceof ReqError)) throw e;
       problems.push({ code: 'invalid-requirement', in: 'requirements', start: e.at, end: e.to, message: `Not a valid requirement: ${e.message}` });
