@@ -50,6 +50,8 @@ export interface Judged {
   readonly outputTruncated: boolean;
   /** What the launcher itself wrote (a sandbox that failed to start). */
   readonly launcherErrors: string;
+  /** The launcher could not be started at all. */
+  readonly spawnError?: string;
 }
 
 export const RESULT_CAP_BYTES = 64 * 1024 * 1024;
@@ -111,24 +113,29 @@ export function judge(opts: JudgeOptions): JudgeHandle {
   let outcomeBytes = 0;
   (child.stdio[3] as Readable | null)?.on('data', (chunk: Buffer) => {
     if (outcome !== undefined || outcomeTooLarge) return;
-    chunks.push(chunk);
+    // Only the new chunk is searched, and the line joined once: a 64 MB result arrives in a thousand chunks.
+    const nl = chunk.indexOf(10);
+    chunks.push(nl >= 0 ? chunk.subarray(0, nl) : chunk);
     outcomeBytes += chunk.length;
-    const all = Buffer.concat(chunks);
-    const nl = all.indexOf(10);
     if (nl >= 0) {
-      outcome = all.subarray(0, nl).toString('utf8');
-      // A sampler's last chance to see the tool's processes alive; a cgroup's peak is kept anyway.
-      void accounting.peakBytes().then(() => accounting.pids()).then(async (pids) => {
-        const own = new Set(launchChain(child.pid, chainDepth(opts.sandbox.launcher)));
-        leftovers = await describe(pids.filter((p) => !own.has(p)));
-        child.stdin?.end();
-      });
+      outcome = Buffer.concat(chunks).toString('utf8');
+      void (async () => {
+        try {
+          // A sampler's last chance to see the tool's processes alive; a cgroup's peak is kept anyway.
+          await accounting.peakBytes();
+          const own = new Set(launchChain(child.pid, chainDepth(opts.sandbox.launcher)));
+          leftovers = await describe((await accounting.pids()).filter((p) => !own.has(p)));
+        } finally {
+          child.stdin?.end(); // the host waits for this to end the run: it must come whatever failed above
+        }
+      })();
     } else if (outcomeBytes > RESULT_CAP_BYTES) {
       outcomeTooLarge = true;
       void endRun();
     }
   });
   child.stdin?.on('error', () => undefined);
+  let spawnError: string | undefined;
   if (opts.job !== undefined) child.stdin?.write(`${opts.job}\n`);
   else child.stdin?.end();
 
@@ -148,6 +155,11 @@ export function judge(opts: JudgeOptions): JudgeHandle {
   }, 100);
 
   const judged = new Promise<Judged>((resolve) => {
+    child.on('error', (e) => {
+      spawnError = e.message;
+      // A launcher that never started has no exit to wait for.
+      if (child.pid === undefined) child.emit('exit', null, null);
+    });
     child.on('exit', (exitCode, exitSignal) => {
       const translated = signalOfStatus(opts.sandbox.launcher, exitCode);
       const signal = translated === undefined ? exitSignal : signalName(translated);
@@ -175,6 +187,7 @@ export function judge(opts: JudgeOptions): JudgeHandle {
           outputBytes,
           outputTruncated: truncated,
           launcherErrors,
+          ...(spawnError ? { spawnError } : {}),
         });
       })();
     });
@@ -259,6 +272,7 @@ export function verdict(j: Judged, limits: { timeoutMs: number; memoryBytes: num
     base.notices.push(`${n} process${n === 1 ? '' : 'es'} the tool started ${n === 1 ? 'was' : 'were'} still running after execute ended and ${n === 1 ? 'was' : 'were'} killed: ${list}.`);
   }
   const leftovers = j.leftovers.length ? { leftovers: j.leftovers } : {};
+  if (j.spawnError) return fail({ kind: 'runner', message: `The sandbox could not be started: ${j.spawnError}` });
   // Only a host that reported and then ended by itself with status 0 finished the run; anything else is an exit.
   if (j.status.code !== 0) {
     if (j.launcherErrors.trim() && j.outcome === undefined && j.status.code === 1) {
