@@ -244,6 +244,13 @@ describe('running a smart tool', { skip }, () => {
     assertNothingLeft(o);
   });
 
+  test('a tool that returns 20 MB: the whole string comes back, through many pipe chunks', async () => {
+    const o = await run('def execute(variables):\n    return "é" * (10 << 20)\n');
+    assert.equal(o.result.ok, true, o.result.error?.message);
+    assert.equal(o.result.result!.length, 10 << 20);
+    assert.ok(/^é+$/.test(o.result.result!), 'every character arrived intact');
+  });
+
   test('a tool that calls input(): stdin is closed in the service', async () => {
     const o = await run('def execute(variables):\n    return input("Your name? ")\n');
     assert.equal(o.result.ok, false);
