@@ -1,17 +1,18 @@
 import * as vscode from 'vscode';
-import { kindOf, LANGUAGE_ID } from './definitionDocuments';
+import { LANGUAGE_ID } from './definitionDocuments';
+import type { DocumentQueries } from './documentQueries';
 
 /** The file's actions above its first line: run (where the workspace allows code to run), preview, upload. */
 export class DefinitionCodeLenses implements vscode.CodeLensProvider {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
 
-  constructor() {
+  constructor(private readonly queries: DocumentQueries) {
     vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire());
   }
 
-  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
-    const kind = doc.languageId === LANGUAGE_ID ? kindOf(doc) : undefined;
+  async provideCodeLenses(doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+    const kind = doc.languageId === LANGUAGE_ID ? await this.queries.kindOf(doc) : undefined;
     if (!kind) return [];
     const top = new vscode.Range(0, 0, 0, 0);
     const lens = (title: string, command: string): vscode.CodeLens => new vscode.CodeLens(top, { title, command, arguments: [doc.uri] });
@@ -27,7 +28,7 @@ export class DefinitionCodeLenses implements vscode.CodeLensProvider {
   }
 }
 
-export function registerCodeLenses(): vscode.Disposable[] {
-  const provider = new DefinitionCodeLenses();
+export function registerCodeLenses(queries: DocumentQueries): vscode.Disposable[] {
+  const provider = new DefinitionCodeLenses(queries);
   return [provider, vscode.languages.registerCodeLensProvider({ language: LANGUAGE_ID }, provider)];
 }

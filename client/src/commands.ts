@@ -3,6 +3,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { newToolCommand, setAvatarCommand } from './authoring/commands';
 import { editEmbeddedCommand } from './embedded/features';
 import type { EmbeddedViews } from './embedded/views';
+import type { DocumentQueries } from './documentQueries';
 import { previewPromptCommand, runLlmToolCommand, setApiKeyCommand, type LlmContext } from './llm/commands';
 import { runSmartToolCommand, stopRunCommand, type RunContext } from './run/runSmartTool';
 import { setUploadTokenCommand, uploadCommand } from './upload/commands';
@@ -10,6 +11,7 @@ import { setUploadTokenCommand, uploadCommand } from './upload/commands';
 export interface CommandContext extends RunContext, LlmContext {
   readonly client: () => LanguageClient | undefined;
   readonly embedded: EmbeddedViews;
+  readonly queries: DocumentQueries;
 }
 
 /** Every command of the extension, as factories registered from one table. */
@@ -29,9 +31,9 @@ const COMMANDS: Record<string, (ctx: CommandContext) => (...args: never[]) => un
   'tooldef.setUploadToken': (ctx) => setUploadTokenCommand(ctx),
   'tooldef.editToolCode': (ctx) => editEmbeddedCommand(ctx.embedded, 'tool_code'),
   'tooldef.editModelPrompt': (ctx) => editEmbeddedCommand(ctx.embedded, 'model_prompt'),
-  'tooldef.newSmartTool': () => newToolCommand('smart'),
-  'tooldef.newLlmTool': () => newToolCommand('llm'),
-  'tooldef.setAvatar': () => setAvatarCommand(),
+  'tooldef.newSmartTool': (ctx) => newToolCommand(ctx.queries, 'smart'),
+  'tooldef.newLlmTool': (ctx) => newToolCommand(ctx.queries, 'llm'),
+  'tooldef.setAvatar': (ctx) => setAvatarCommand(ctx.queries),
 };
 
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {

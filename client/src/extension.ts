@@ -8,35 +8,41 @@ import { RESULT_SCHEME, ResultDocuments } from './run/results';
 import { registerStatusBar } from './statusBar';
 import { registerEmbeddedEditing } from './embedded/features';
 import { EmbeddedViews } from './embedded/views';
+import { DocumentQueries } from './documentQueries';
 
 let client: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Tool Definitions', { log: true });
+  client = createClient(context, log);
+  // Everything the client needs to know about a definition's content it asks the server, once started.
+  const started = client.start().then(
+    () => client,
+    async (e: unknown) => {
+      log.error(`The tooldef language server failed to start: ${String(e)}`);
+      const choice = await vscode.window.showErrorMessage('The Tool Definition language server failed to start.', 'Open Log');
+      if (choice) log.show();
+      return undefined;
+    },
+  );
+  const queries = new DocumentQueries(started);
   const results = new ResultDocuments();
   const outputDiagnostics = vscode.languages.createDiagnosticCollection('tooldef-output');
-  const embedded = new EmbeddedViews(context.storageUri ?? context.globalStorageUri, context.workspaceState);
+  const embedded = new EmbeddedViews(queries, context.storageUri ?? context.globalStorageUri, context.workspaceState);
   context.subscriptions.push(
     log,
     results,
     outputDiagnostics,
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
-    ...adoptDefinitionDocuments(log),
-    ...trackActiveKind(),
-    ...registerCodeLenses(),
-    ...registerStatusBar(),
+    ...adoptDefinitionDocuments(queries, log),
+    ...trackActiveKind(queries),
+    ...registerCodeLenses(queries),
+    ...registerStatusBar(queries),
     ...registerEmbeddedEditing(embedded),
-    ...registerCommands({ extension: context, log, results, outputDiagnostics, embedded, client: () => client }),
+    ...registerCommands({ extension: context, log, results, outputDiagnostics, embedded, queries, client: () => client }),
   );
-  client = createClient(context, log);
-  try {
-    await client.start();
-    context.subscriptions.push(...sendForcedKinds(client));
-  } catch (e) {
-    log.error(`The tooldef language server failed to start: ${String(e)}`);
-    const choice = await vscode.window.showErrorMessage('The Tool Definition language server failed to start.', 'Open Log');
-    if (choice) log.show();
-  }
+  const running = await started;
+  if (running) context.subscriptions.push(...sendForcedKinds(running));
 }
 
 export async function deactivate(): Promise<void> {

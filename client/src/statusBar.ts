@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { kindOf, LANGUAGE_ID } from './definitionDocuments';
-import type { Kind } from '../../server/src/service/kind';
+import type { Kind } from '../../server/src/protocol';
+import { LANGUAGE_ID } from './definitionDocuments';
+import type { DocumentQueries } from './documentQueries';
 
 /** What a click on the item does: run a smart tool (where running is allowed), preview an LLM tool's prompt. */
 export function clickAction(kind: Kind, trusted: boolean, uri: vscode.Uri): { tooltip: string; command: vscode.Command | string } {
@@ -10,12 +11,13 @@ export function clickAction(kind: Kind, trusted: boolean, uri: vscode.Uri): { to
 }
 
 /** "Smart tool · 2 problems" for the active definition file; a click runs it (smart) or previews it (LLM). */
-export function registerStatusBar(): vscode.Disposable[] {
+export function registerStatusBar(queries: DocumentQueries): vscode.Disposable[] {
   const item = vscode.window.createStatusBarItem('tooldef.kind', vscode.StatusBarAlignment.Right, 100);
   item.name = 'Tool Definition';
-  const update = (): void => {
+  const update = async (): Promise<void> => {
     const doc = vscode.window.activeTextEditor?.document;
-    const kind = doc?.languageId === LANGUAGE_ID ? kindOf(doc) : undefined;
+    const kind = doc?.languageId === LANGUAGE_ID ? await queries.kindOf(doc) : undefined;
+    if (doc !== vscode.window.activeTextEditor?.document) return; // another editor's update follows
     if (!doc || !kind) {
       item.hide();
       return;
@@ -28,14 +30,14 @@ export function registerStatusBar(): vscode.Disposable[] {
     ({ tooltip: item.tooltip, command: item.command } = clickAction(kind, vscode.workspace.isTrusted, doc.uri));
     item.show();
   };
-  update();
+  void update();
   return [
     item,
-    vscode.window.onDidChangeActiveTextEditor(update),
+    vscode.window.onDidChangeActiveTextEditor(() => void update()),
     vscode.languages.onDidChangeDiagnostics((e) => {
       const active = vscode.window.activeTextEditor?.document.uri.toString();
-      if (e.uris.some((u) => u.toString() === active)) update();
+      if (e.uris.some((u) => u.toString() === active)) void update();
     }),
-    vscode.workspace.onDidGrantWorkspaceTrust(update),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void update()),
   ];
 }

@@ -1,8 +1,119 @@
-import { NotificationType } from 'vscode-languageserver-protocol';
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { Position } from 'vscode-languageserver-types';
+import type { Kind } from './service/kind';
+import type { AvatarInfo } from './service/avatar';
+import type { EmbeddedField } from './service/embeddedField';
+import type { OffsetEdit } from './service/json/edits';
+import type { NewToolAnswers } from './service/templates';
+import type { RunnableTool } from './run/definition';
+import type { ExpectedOutput, LlmToolResult } from './llm/prompt';
+import type { OutputViolation } from './llm/expectedOutput';
 
-/** Custom messages between the client and the server; both sides import this one module. */
+/**
+ * Custom messages between the client and the server; both sides import this one module. The client
+ * never parses a definition: whatever it needs to know about one's content it asks here, and the
+ * server answers from the same model its diagnostics come from.
+ */
+
+export type { Kind, AvatarInfo, EmbeddedField, OffsetEdit, NewToolAnswers, RunnableTool, LlmToolResult, ExpectedOutput, OutputViolation };
+/** The editors' cheap textual pre-check, before asking whether a JSON document is a definition. */
+export { mayBeDefinition } from './service/kind';
+
 export namespace DocumentKindNotification {
   export const method = 'tooldef/documentKind';
   /** The kind the user forced for a document (`tooldef.files.associations`), or null for detection. */
-  export const type = new NotificationType<{ uri: string; kind: 'smart' | 'llm' | null }>(method);
+  export const type = new NotificationType<{ uri: string; kind: Kind | null }>(method);
+}
+
+/**
+ * A definition's text as the client holds it: an open document (any language), or a file no editor
+ * shows. The text travels with the question because the server syncs only documents it owns.
+ */
+export interface DocumentText {
+  readonly uri: string;
+  readonly text: string;
+  /** The kind `tooldef.files.associations` forces, if any. */
+  readonly kind?: Kind | null;
+}
+
+export namespace KindRequest {
+  export const method = 'tooldef/kind';
+  /** The document's kind: the forced one, else what its content makes it; null when not a definition. */
+  export const type = new RequestType<DocumentText, Kind | null, void>(method);
+}
+
+export type SmartToolAnswer = { tool: RunnableTool } | { problems: string[] };
+
+export namespace SmartToolRequest {
+  export const method = 'tooldef/smartTool';
+  /** What running needs from a smart tool, or why it cannot run. */
+  export const type = new RequestType<DocumentText, SmartToolAnswer, void>(method);
+}
+
+export namespace LlmToolRequest {
+  export const method = 'tooldef/llmTool';
+  /** What previewing and running need from an LLM tool, or why it is not one. */
+  export const type = new RequestType<DocumentText, LlmToolResult, void>(method);
+}
+
+export interface VariableSummary {
+  readonly name: string;
+  readonly description?: string;
+}
+
+export namespace VariablesRequest {
+  export const method = 'tooldef/variables';
+  /** The named variables, in array order (the outline's order). */
+  export const type = new RequestType<DocumentText, VariableSummary[], void>(method);
+}
+
+export interface EmbeddedParams extends DocumentText {
+  readonly field: EmbeddedField;
+  /** Ranges of the definition (`[start, end)` offsets) to place in the field's own text. */
+  readonly ranges?: readonly (readonly [number, number])[];
+}
+
+export interface EmbeddedAnswer {
+  /** The field's decoded content. */
+  readonly content: string;
+  /** Each of `ranges` as positions in `content`, or null when not wholly inside the field. */
+  readonly ranges: ({ start: Position; end: Position } | null)[];
+}
+
+export namespace EmbeddedRequest {
+  export const method = 'tooldef/embedded';
+  /** The decoded content of tool_code or model_prompt; null when the field is absent or not a string. */
+  export const type = new RequestType<EmbeddedParams, EmbeddedAnswer | null, void>(method);
+}
+
+export namespace WriteEmbeddedRequest {
+  export const method = 'tooldef/writeEmbedded';
+  /** The edit that makes the field hold `content`, escaped as JSON; null when it is no longer a string. */
+  export const type = new RequestType<DocumentText & { field: EmbeddedField; content: string }, OffsetEdit | null, void>(method);
+}
+
+export interface AvatarAnswer {
+  readonly image: AvatarInfo;
+  /** Null when the image is not one the service shows, or the file has no metadata object to hold it. */
+  readonly edits: OffsetEdit[] | null;
+  /** What to tell the user about the image (its size is not the recommended one). */
+  readonly advice?: string;
+}
+
+export namespace AvatarEditsRequest {
+  export const method = 'tooldef/avatarEdits';
+  /** The edits that embed a base64 image as the avatar, and what the image is. */
+  export const type = new RequestType<DocumentText & { base64: string }, AvatarAnswer, void>(method);
+}
+
+export namespace CheckOutputRequest {
+  export const method = 'tooldef/checkOutput';
+  /** How an LLM tool's answer departs from its `expected_output` (empty when it fits). */
+  export const type = new RequestType<{ text: string; expected: ExpectedOutput | undefined }, OutputViolation[], void>(method);
+}
+
+export namespace NewDefinitionRequest {
+  export const method = 'tooldef/newDefinition';
+  /** The text of a new, valid definition built from the New Smart Tool / New LLM Tool answers. */
+  export const type = new RequestType<{ kind: Kind; answers: NewToolAnswers }, string, void>(method);
 }

@@ -14,12 +14,13 @@ import {
 import { VERSION } from './version';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DocumentKindNotification } from './protocol';
-import { readConfig, type ServerConfig } from './lsp/config';
+import { readConfig, type ServerConfig } from './service/config';
 import type { Kind } from './service/kind';
 import { logFailure, runSafe, runSafeAsync } from './lsp/runSafe';
 import { DefinitionIndex } from './lsp/workspaceIndex';
 import { runInSlices } from './lsp/slices';
 import { analyseAhead } from './lsp/analyseAhead';
+import { registerDocumentRequests } from './lsp/documentRequests';
 import { warmUpPython } from './lsp/warmUp';
 import { getLanguageService, ModelCache, type ToolModel } from './service/languageService';
 import { fileKey, inFolder } from './service/fileKey';
@@ -365,6 +366,11 @@ connection.languages.semanticTokens.on((p, token) => runSafeAsync(connection, 's
   const model = await readyModelOf(p.textDocument.uri, token);
   return { data: model ? service.getSemanticTokens(model) : [] };
 }));
+
+registerDocumentRequests(connection, (uri, text) => {
+  const doc = documents.get(uri);
+  return doc?.getText() === text ? models.get(doc, forcedKinds.get(uri)) : undefined;
+});
 
 documents.listen(connection);
 connection.listen();

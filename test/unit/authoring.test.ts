@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { setAvatarEdits } from '../../client/src/authoring/avatarEdit';
-import { fileNameFor, llmToolTemplate, parseVariableList, smartToolTemplate } from '../../client/src/authoring/templates';
+import { setAvatarEdits } from '../../server/src/service/avatarEdit';
+import { llmToolTemplate, smartToolTemplate } from '../../server/src/service/templates';
+import { fileNameFor, parseVariableList } from '../../client/src/authoring/answers';
 import { codes, llmTool, load } from '../helpers';
 import { PNG_256 } from './images';
 import { TextDocument } from 'vscode-languageserver-textdocument';

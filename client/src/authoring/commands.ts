@@ -1,12 +1,10 @@
 import * as vscode from 'vscode';
-import { modelOf } from '../definitionDocuments';
-import { formatBytes, inspectBase64Image } from '../../../server/src/service/avatar';
-import { setAvatarEdits } from './avatarEdit';
-import { fileNameFor, llmToolTemplate, parseVariableList, smartToolTemplate } from './templates';
+import type { DocumentQueries } from '../documentQueries';
+import { fileNameFor, parseVariableList } from './answers';
 
 
 /** New Smart Tool / New LLM Tool: a short wizard, then a valid `<name>.json` in the workspace. */
-export function newToolCommand(kind: 'smart' | 'llm') {
+export function newToolCommand(queries: DocumentQueries, kind: 'smart' | 'llm') {
   return async (): Promise<vscode.Uri | undefined> => {
     const what = kind === 'smart' ? 'smart tool' : 'LLM tool';
     const name = await vscode.window.showInputBox({
@@ -37,7 +35,11 @@ export function newToolCommand(kind: 'smart' | 'llm') {
       return undefined;
     }
     const answers = { name: name.trim(), description: description.trim(), variables: parseVariableList(variables) };
-    const content = kind === 'smart' ? smartToolTemplate(answers) : llmToolTemplate(answers);
+    const content = await queries.newDefinition(kind, answers);
+    if (content === undefined) {
+      void vscode.window.showErrorMessage(`Could not create the ${what}: the Tool Definition language server is not running (see the Tool Definitions log).`);
+      return undefined;
+    }
     await vscode.workspace.fs.writeFile(uri, Buffer.from(content, 'utf8'));
     await vscode.window.showTextDocument(uri);
     return uri;
@@ -63,7 +65,7 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 }
 
 /** Set Avatar from Image…: embeds a PNG, JPEG, GIF, WebP or SVG file as base64 in `avatar`. */
-export function setAvatarCommand() {
+export function setAvatarCommand(queries: DocumentQueries) {
   return async (uri?: vscode.Uri, image?: vscode.Uri): Promise<boolean> => {
     const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
     if (!doc) {
@@ -73,13 +75,12 @@ export function setAvatarCommand() {
     const picked = image ?? (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { Images: ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg'] }, openLabel: 'Use as Avatar' }))?.[0];
     if (!picked) return false;
     const base64 = Buffer.from(await vscode.workspace.fs.readFile(picked)).toString('base64');
-    const info = inspectBase64Image(base64);
-    if (!info.ok) {
+    const answer = await queries.avatarEdits(doc, base64);
+    if (!answer?.image.ok) {
       void vscode.window.showErrorMessage(`${picked.fsPath} is not a PNG, JPEG, GIF, WebP or SVG image.`);
       return false;
     }
-    const model = modelOf(doc);
-    const edits = setAvatarEdits(model, base64);
+    const edits = answer!.edits;
     if (!edits) {
       void vscode.window.showErrorMessage('This file has no metadata object to hold an avatar.');
       return false;
@@ -87,9 +88,7 @@ export function setAvatarCommand() {
     const edit = new vscode.WorkspaceEdit();
     for (const e of edits) edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.offset), doc.positionAt(e.offset + e.length)), e.newText);
     const applied = await vscode.workspace.applyEdit(edit);
-    if (applied && info.type !== 'svg' && (info.width !== 256 || info.height !== 256)) {
-      void vscode.window.showWarningMessage(`The avatar is ${info.width}×${info.height} pixels (${formatBytes(info.bytes)}); 256×256 is recommended.`);
-    }
+    if (applied && answer!.advice) void vscode.window.showWarningMessage(answer!.advice);
     return applied;
   };
 }

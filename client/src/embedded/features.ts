@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { LineIndex } from '../../../server/src/service/positions';
-import { LANGUAGE_ID, modelOf } from '../definitionDocuments';
-import { readEmbedded, type EmbeddedField } from './content';
+import type { EmbeddedField } from '../../../server/src/protocol';
+import { LANGUAGE_ID } from '../definitionDocuments';
 import type { EmbeddedViews } from './views';
 
 /** Edit tool_code as Python / Edit model_prompt: the field as a document of its own, beside the file. */
@@ -19,7 +18,16 @@ export function editEmbeddedCommand(views: EmbeddedViews, field: EmbeddedField) 
 
 export function registerEmbeddedEditing(views: EmbeddedViews): vscode.Disposable[] {
   const diagnostics = vscode.languages.createDiagnosticCollection('tooldef-embedded');
-  const mirror = () => mirrorDiagnostics(views, diagnostics);
+  let generation = 0;
+  // Answers arrive in any order: only the latest mirroring is shown.
+  const mirror = (): void => {
+    const mine = ++generation;
+    void mirrorDiagnostics(views).then((all) => {
+      if (mine !== generation) return;
+      diagnostics.clear();
+      for (const [uri, list] of all) diagnostics.set(uri, list);
+    });
+  };
   return [
     views,
     diagnostics,
@@ -42,34 +50,33 @@ function embeddedViews(views: EmbeddedViews): vscode.TextDocument[] {
   return vscode.workspace.textDocuments.filter((d) => views.isView(d.uri));
 }
 
-/** The definition's diagnostics inside an embedded field, shown at the same characters of its own view. */
-function mirrorDiagnostics(views: EmbeddedViews, collection: vscode.DiagnosticCollection): void {
-  collection.clear();
+/** The definition's diagnostics inside an embedded field, at the same characters of its own view, by view. */
+async function mirrorDiagnostics(views: EmbeddedViews): Promise<[vscode.Uri, vscode.Diagnostic[]][]> {
+  const all: [vscode.Uri, vscode.Diagnostic[]][] = [];
   for (const view of embeddedViews(views)) {
     const { definition, field } = views.links.resolve(view.uri)!;
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === definition.toString());
-    const embedded = doc && readEmbedded(definition.toString(), doc.getText(), field);
-    if (!doc || !embedded) continue;
-    const lines = new LineIndex(embedded.text);
+    if (!doc) continue;
+    const diagnostics = vscode.languages.getDiagnostics(definition);
+    const ranges = diagnostics.map((d): [number, number] => [doc.offsetAt(d.range.start), doc.offsetAt(d.range.end)]);
+    const placed = (await views.queries.embedded(definition, doc.getText(), field, ranges))?.ranges ?? [];
     const mapped: vscode.Diagnostic[] = [];
-    for (const d of vscode.languages.getDiagnostics(definition)) {
-      const start = doc.offsetAt(d.range.start);
-      const end = doc.offsetAt(d.range.end);
-      if (start < embedded.contentStart || end > embedded.contentEnd) continue;
-      const s = lines.positionAt(embedded.toDecoded(start));
-      const e = lines.positionAt(embedded.toDecoded(end));
-      const copy = new vscode.Diagnostic(new vscode.Range(s.line, s.character, e.line, e.character), d.message, d.severity);
+    for (const [i, d] of diagnostics.entries()) {
+      const at = placed[i];
+      if (!at) continue;
+      const copy = new vscode.Diagnostic(new vscode.Range(at.start.line, at.start.character, at.end.line, at.end.character), d.message, d.severity);
       copy.code = d.code;
       copy.source = d.source;
       copy.tags = d.tags;
       mapped.push(copy);
     }
-    collection.set(view.uri, mapped);
+    all.push([view.uri, mapped]);
   }
+  return all;
 }
 
 /** `{{` in an embedded model_prompt: the definition's variable names. */
-function placeholderCompletions(views: EmbeddedViews, view: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] {
+async function placeholderCompletions(views: EmbeddedViews, view: vscode.TextDocument, position: vscode.Position): Promise<vscode.CompletionItem[]> {
   const before = view.lineAt(position.line).text.slice(0, position.character);
   const open = before.lastIndexOf('{{');
   if (open < 0 || before.slice(open).includes('}}')) return [];
@@ -78,17 +85,15 @@ function placeholderCompletions(views: EmbeddedViews, view: vscode.TextDocument,
   const target = link.definition.toString();
   const definition = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target);
   if (!definition) return [];
-  const model = modelOf(definition);
+  const variables = await views.queries.variables(definition);
   const after = view.lineAt(position.line).text.slice(position.character);
   const closed = after.startsWith('}}');
   const range = new vscode.Range(position.line, open + 2, position.line, position.character);
-  return model.variables
-    .filter((v) => v.name)
-    .map((v) => {
-      const item = new vscode.CompletionItem(v.name!, vscode.CompletionItemKind.Variable);
-      item.range = range;
-      item.insertText = closed ? v.name! : `${v.name!}}}`;
-      item.documentation = v.description;
-      return item;
-    });
+  return variables.map((v) => {
+    const item = new vscode.CompletionItem(v.name, vscode.CompletionItemKind.Variable);
+    item.range = range;
+    item.insertText = closed ? v.name : `${v.name}}}`;
+    item.documentation = v.description;
+    return item;
+  });
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { EmbeddedField } from './content';
+import type { EmbeddedField } from '../../../server/src/protocol';
 
 const EXTENSION: Record<EmbeddedField, string> = { tool_code: 'py', model_prompt: 'md' };
 const STATE_KEY = 'tooldef.embeddedViews';

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { readEmbedded, writeEmbedded, type EmbeddedField } from './content';
+import type { EmbeddedField, OffsetEdit } from '../../../server/src/protocol';
+import type { DocumentQueries } from '../documentQueries';
 import { ViewLinks } from './links';
 
 /** A UTF-16 surrogate without its pair: JSON can escape one, a UTF-8 file cannot hold it. */
@@ -26,7 +27,11 @@ export class EmbeddedViews implements vscode.Disposable {
   private queue: Promise<void> = Promise.resolve();
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor(storage: vscode.Uri, state?: vscode.Memento) {
+  constructor(
+    readonly queries: DocumentQueries,
+    storage: vscode.Uri,
+    state?: vscode.Memento,
+  ) {
     this.links = new ViewLinks(vscode.Uri.joinPath(storage, 'embedded'), state);
     this.subscriptions = [
       vscode.workspace.onDidSaveTextDocument((doc) => void this.writeBack(doc)),
@@ -46,7 +51,7 @@ export class EmbeddedViews implements vscode.Disposable {
 
   /** Opens the view of `field` in `definition`, its file holding the field as it is now. */
   async open(definition: vscode.TextDocument, field: EmbeddedField): Promise<vscode.TextDocument | undefined> {
-    const content = readEmbedded(definition.uri.toString(), definition.getText(), field)?.text;
+    const content = await this.contentOf(definition.uri, definition.getText(), field);
     if (content === undefined) return undefined;
     if (LONE_SURROGATE.test(content)) {
       void vscode.window.showWarningMessage(`${field} holds a lone surrogate (a \\uD800-\\uDFFF escape without its pair), which a file cannot hold: saving from the view writes U+FFFD in its place.`);
@@ -95,7 +100,7 @@ export class EmbeddedViews implements vscode.Disposable {
    */
   private async update(definition: vscode.Uri, text: string): Promise<void> {
     for (const view of this.links.viewsOf(definition)) {
-      const content = readEmbedded(definition.toString(), text, this.links.resolve(view)!.field)?.text;
+      const content = await this.contentOf(definition, text, this.links.resolve(view)!.field);
       const open = findDocument(view);
       if (content === undefined || (open ? open.getText() === content : this.written.get(view.toString()) === content)) continue;
       // Already refreshed from this very content: what differs is what the user's save participants
@@ -147,7 +152,7 @@ export class EmbeddedViews implements vscode.Disposable {
       void vscode.window.showErrorMessage(`Could not write ${field} back: ${definition.fsPath} no longer exists. Your code is kept in ${view.uri.fsPath}.`);
       return;
     }
-    const edit = writeEmbedded(definition.toString(), doc.getText(), field, content);
+    const edit = await this.editFor(doc, field, content);
     if (edit && doc.getText().slice(edit.offset, edit.offset + edit.length) === edit.newText) return;
     const workspaceEdit = new vscode.WorkspaceEdit();
     if (edit) workspaceEdit.replace(definition, new vscode.Range(doc.positionAt(edit.offset), doc.positionAt(edit.offset + edit.length)), edit.newText);
@@ -155,6 +160,20 @@ export class EmbeddedViews implements vscode.Disposable {
       void vscode.window.showErrorMessage(`Could not write ${field} back into ${definition.fsPath}: the field is no longer a string there.`);
     } else if (!isInEditor(definition) && !(await doc.save())) {
       void vscode.window.showErrorMessage(`Wrote ${field} back into ${definition.fsPath}, but could not save it; open it to save.`);
+    }
+  }
+
+  private async contentOf(definition: vscode.Uri, text: string, field: EmbeddedField): Promise<string | undefined> {
+    return (await this.queries.embedded(definition, text, field))?.content;
+  }
+
+  /** The edit that writes `content` into the definition's field, for the document's text as it is when it lands. */
+  private async editFor(doc: vscode.TextDocument, field: EmbeddedField, content: string): Promise<OffsetEdit | undefined> {
+    for (;;) {
+      const version = doc.version;
+      const edit = await this.queries.writeEmbedded(doc.uri, doc.getText(), field, content);
+      // Typed into while the server answered: its offsets are for older text, ask again.
+      if (doc.version === version) return edit ?? undefined;
     }
   }
 

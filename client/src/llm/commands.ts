@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { modelOf } from '../definitionDocuments';
-import { ChatError, checkOutput, defaultValues, fillPrompt, llmToolOf, promptMessages, streamChat, validateInputs, type LlmInput, type LlmTool } from '../../../server/src/llm';
+import type { DocumentQueries } from '../documentQueries';
+import { ChatError, defaultValues, fillPrompt, promptMessages, streamChat, validateInputs, type LlmInput, type LlmTool } from '../../../server/src/llm';
 import type { ResultDocuments } from '../run/results';
 
 export interface LlmContext {
@@ -8,6 +8,7 @@ export interface LlmContext {
   readonly log: vscode.LogOutputChannel;
   readonly results: ResultDocuments;
   readonly outputDiagnostics: vscode.DiagnosticCollection;
+  readonly queries: DocumentQueries;
 }
 
 const API_KEY_SECRET = 'tooldef.llm.apiKey';
@@ -15,7 +16,7 @@ const API_KEY_SECRET = 'tooldef.llm.apiKey';
 /** Preview LLM Prompt: asks for each variable and shows the filled prompt. */
 export function previewPromptCommand(ctx: LlmContext) {
   return async (uri?: vscode.Uri): Promise<string | undefined> => {
-    const prepared = await prepare(uri);
+    const prepared = await prepare(ctx.queries, uri);
     if (!prepared) return undefined;
     await ctx.results.show(`${prepared.tool.name ?? 'LLM tool'} prompt`, prepared.prompt);
     return prepared.prompt;
@@ -31,7 +32,7 @@ export function runLlmToolCommand(ctx: LlmContext) {
       if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'tooldef.llm');
       return undefined;
     }
-    const prepared = await prepare(uri);
+    const prepared = await prepare(ctx.queries, uri);
     if (!prepared) return undefined;
     const { tool, prompt } = prepared;
     const name = tool.name ?? 'LLM tool';
@@ -67,7 +68,7 @@ export function runLlmToolCommand(ctx: LlmContext) {
       clearTimeout(timer);
       text = result.text;
       flush();
-      showViolations(ctx, answerUri, tool, text);
+      await showViolations(ctx, answerUri, tool, text);
       return text;
     } catch (e) {
       clearTimeout(timer);
@@ -100,13 +101,13 @@ function readEndpoint(): { baseUrl?: string; modelMap: Record<string, string> } 
   };
 }
 
-async function prepare(uri: vscode.Uri | undefined): Promise<{ tool: LlmTool; prompt: string } | undefined> {
+async function prepare(queries: DocumentQueries, uri: vscode.Uri | undefined): Promise<{ tool: LlmTool; prompt: string } | undefined> {
   const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
   if (!doc) {
     void vscode.window.showErrorMessage('Open an LLM tool definition file first.');
     return undefined;
   }
-  const parsed = llmToolOf(modelOf(doc));
+  const parsed = await queries.llmTool(doc);
   if (!parsed.ok) {
     void vscode.window.showErrorMessage(parsed.error);
     return undefined;
@@ -140,8 +141,8 @@ async function ask(input: LlmInput, def: string | string[] | undefined, title: s
   return (await vscode.window.showQuickPick(items, { title, placeHolder: input.description, ignoreFocusOut: true }))?.label;
 }
 
-function showViolations(ctx: LlmContext, uri: vscode.Uri, tool: LlmTool, text: string): void {
-  const violations = checkOutput(text, tool.expectedOutput);
+async function showViolations(ctx: LlmContext, uri: vscode.Uri, tool: LlmTool, text: string): Promise<void> {
+  const violations = await ctx.queries.checkOutput(text, tool.expectedOutput);
   const severity = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, hint: vscode.DiagnosticSeverity.Hint };
   ctx.outputDiagnostics.set(
     uri,

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { modelOf } from '../definitionDocuments';
-import { runSummary } from '../../../server/src/run/summary';
-import { formatDuration, formatMemory, runnableTool, resolveInputs, startRun, type RunHandle, type RunnableTool, type RunResult } from '../../../server/src/run';
+import { formatDuration, formatMemory, resolveInputs, runSummary, startRun, type RunHandle, type RunnableTool, type RunResult } from '../../../server/src/run';
+import type { DocumentQueries } from '../documentQueries';
 import { chooseInterpreter, pickInterpreter } from './interpreter';
 import type { ResultDocuments } from './results';
 import { readRunSettings } from './settings';
@@ -10,6 +9,7 @@ export interface RunContext {
   readonly extension: vscode.ExtensionContext;
   readonly log: vscode.LogOutputChannel;
   readonly results: ResultDocuments;
+  readonly queries: DocumentQueries;
 }
 
 /** Runs in progress, by definition file. */
@@ -34,7 +34,7 @@ export function runSmartToolCommand(ctx: RunContext, withDefaults: boolean) {
       void vscode.window.showWarningMessage('This tool is already running. Stop it first (Tool Definition: Stop Run).');
       return undefined;
     }
-    const parsed = runnableTool(modelOf(doc));
+    const parsed = await ctx.queries.smartTool(doc);
     if ('problems' in parsed) {
       void vscode.window.showErrorMessage(`Cannot run this file: ${parsed.problems.join(' ')}`);
       return undefined;

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { readConfig } from '../../../server/src/lsp/config';
-import { uploadDefinition, type UploadResult } from '../../../server/src/upload';
-import { associatedKind } from '../definitionDocuments';
+import { readConfig, uploadDefinition, type UploadResult } from '../../../server/src/upload';
+import { associatedKind } from '../documentQueries';
 
 export interface UploadContext {
   readonly extension: vscode.ExtensionContext;

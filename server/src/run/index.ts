@@ -5,4 +5,5 @@ export { findPython, PythonNotFoundError, MIN_PYTHON, type PythonInfo } from './
 export { defaultCacheDir, normaliseRequirements, prepareEnvironment, SetupError, type Environment } from './environment';
 export { checkLimits, formatDuration, formatMemory, SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS, DEFAULT_OUTPUT_CAP_BYTES } from './limits';
 export { runnerScriptPath } from './supervisor';
+export { runSummary } from './summary';
 export type * from './types';

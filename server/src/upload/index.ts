@@ -5,3 +5,5 @@ export { buildMultipart, sanitizeFileName, uploadFileName } from './multipart';
 export { checkUrl, displayUrl, isLoopbackHost, type UrlCheck } from './url';
 export { parseRetryAfter, backoffDelay } from './retry';
 export type * from './types';
+/** The `tooldef.*` settings read as the language server reads them, for the same validation gate. */
+export { readConfig } from '../service/config';

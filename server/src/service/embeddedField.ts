@@ -1,19 +1,34 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { EmbeddedText, escapeJsonContent } from '../../../server/src/service/json/embeddedText';
-import { nodeAtPath } from '../../../server/src/service/json/nodes';
-import type { OffsetEdit } from '../../../server/src/service/json/edits';
-import { ToolModel } from '../../../server/src/service/model';
+import type { Position } from 'vscode-languageserver-types';
+import { EmbeddedText, escapeJsonContent } from './json/embeddedText';
+import { nodeAtPath } from './json/nodes';
+import type { OffsetEdit } from './json/edits';
+import { ToolModel } from './model';
+import { LineIndex } from './positions';
 
 /** The string fields that can be edited as a document of their own. */
 export type EmbeddedField = 'tool_code' | 'model_prompt';
 
-export const FIELD_PATH: Record<EmbeddedField, string[]> = { tool_code: ['metadata', 'tool_code'], model_prompt: ['model_prompt'] };
+const FIELD_PATH: Record<EmbeddedField, string[]> = { tool_code: ['metadata', 'tool_code'], model_prompt: ['model_prompt'] };
 
 /** The decoded content of `field` in a definition's text, with its position map; undefined when absent. */
 export function readEmbedded(uri: string, text: string, field: EmbeddedField): EmbeddedText | undefined {
   const model = new ToolModel(TextDocument.create(uri, 'tooldef', 0, text));
   const node = nodeAtPath(model.root, FIELD_PATH[field]);
   return node?.type === 'string' ? model.embedded(node) : undefined;
+}
+
+/**
+ * Where the definition's ranges (`[start, end)` offsets) fall in the field's decoded content, as
+ * positions of that content; null for a range not wholly inside the field.
+ */
+export function embeddedRanges(embedded: EmbeddedText, ranges: readonly (readonly [number, number])[]): ({ start: Position; end: Position } | null)[] {
+  const lines = new LineIndex(embedded.text);
+  return ranges.map(([start, end]) =>
+    start < embedded.contentStart || end > embedded.contentEnd
+      ? null
+      : { start: lines.positionAt(embedded.toDecoded(start)), end: lines.positionAt(embedded.toDecoded(end)) },
+  );
 }
 
 /**
@@ -26,4 +41,3 @@ export function writeEmbedded(uri: string, text: string, field: EmbeddedField, c
   if (!current) return undefined;
   return { offset: current.contentStart, length: current.contentEnd - current.contentStart, newText: escapeJsonContent(content) };
 }
-

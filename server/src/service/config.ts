@@ -1,5 +1,5 @@
-import { isRuleCode, type RuleCode, type Severity } from '../service/rules';
-import { DEFAULT_KNOWN_MODELS, type Settings } from '../service/settings';
+import { isRuleCode, type RuleCode, type Severity } from './rules';
+import { DEFAULT_KNOWN_MODELS, type Settings } from './settings';
 
 /** The `tooldef.*` settings as the client sends them, checked field by field: settings are user input. */
 export interface ServerConfig {

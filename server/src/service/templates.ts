@@ -1,4 +1,5 @@
-import { nowTimestamp } from '../../../server/src/service/timestamp';
+import { nowTimestamp } from './timestamp';
+import type { Kind } from './kind';
 
 /** What the New Smart Tool / New LLM Tool wizard asks for. */
 export interface NewToolAnswers {
@@ -8,14 +9,9 @@ export interface NewToolAnswers {
   readonly creator?: string;
 }
 
-/** A file name for a tool: `<name>.json` with characters file systems refuse replaced. */
-export function fileNameFor(name: string): string {
-  return `${name.trim().replace(/[\\/:*?"<>|\x00-\x1f]/g, '_')}.json`;
-}
-
-/** Variable names from a comma-separated answer, trimmed, empty and repeated ones dropped. */
-export function parseVariableList(answer: string): string[] {
-  return [...new Set(answer.split(',').map((v) => v.trim()).filter(Boolean))];
+/** The text of a new definition of `kind` built from the wizard's answers. */
+export function newDefinitionText(kind: Kind, answers: NewToolAnswers, now = new Date()): string {
+  return kind === 'smart' ? smartToolTemplate(answers, now) : llmToolTemplate(answers, now);
 }
 
 /** A complete, valid smart tool whose `execute` reads every variable. */

@@ -1,6 +1,6 @@
-import { appendMembers, removeProperty, replaceNode, type OffsetEdit } from '../../../server/src/service/json/edits';
-import { child, property } from '../../../server/src/service/json/nodes';
-import type { ToolModel } from '../../../server/src/service/model';
+import { appendMembers, removeProperty, replaceNode, type OffsetEdit } from './json/edits';
+import { child, property } from './json/nodes';
+import type { ToolModel } from './model';
 
 /**
  * Edits that make `metadata` hold `"avatar_type": "base64"` and `"avatar": <base64>`, replacing an

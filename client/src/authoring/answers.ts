@@ -1,0 +1,11 @@
+/** Turning the New Smart Tool / New LLM Tool wizard's answers into a file name and a variable list. */
+
+/** A file name for a tool: `<name>.json` with characters file systems refuse replaced. */
+export function fileNameFor(name: string): string {
+  return `${name.trim().replace(/[\\/:*?"<>|\x00-\x1f]/g, '_')}.json`;
+}
+
+/** Variable names from a comma-separated answer, trimmed, empty and repeated ones dropped. */
+export function parseVariableList(answer: string): string[] {
+  return [...new Set(answer.split(',').map((v) => v.trim()).filter(Boolean))];
+}

@@ -1,0 +1,101 @@
+import * as vscode from 'vscode';
+import type { LanguageClient, RequestType } from 'vscode-languageclient/node';
+import {
+  AvatarEditsRequest,
+  CheckOutputRequest,
+  EmbeddedRequest,
+  KindRequest,
+  LlmToolRequest,
+  NewDefinitionRequest,
+  SmartToolRequest,
+  VariablesRequest,
+  WriteEmbeddedRequest,
+  type AvatarAnswer,
+  type DocumentText,
+  type EmbeddedAnswer,
+  type EmbeddedField,
+  type ExpectedOutput,
+  type Kind,
+  type LlmToolResult,
+  type NewToolAnswers,
+  type OffsetEdit,
+  type OutputViolation,
+  type SmartToolAnswer,
+  type VariableSummary,
+} from '../../server/src/protocol';
+
+/**
+ * What the client knows about a definition's content, asked of the language server (which parsed it
+ * already): the client never parses a definition itself. Answers wait for the server to start.
+ */
+export class DocumentQueries {
+  /** Kinds by document, for the version asked about: the code lens, status bar and menus ask after each edit. */
+  private readonly kinds = new WeakMap<vscode.TextDocument, { version: number; forced: Kind | undefined; kind: Promise<Kind | undefined> }>();
+
+  constructor(private readonly client: Promise<LanguageClient | undefined>) {}
+
+  /** The kind of a document: forced by `tooldef.files.associations`, else what its content makes it. */
+  kindOf(doc: vscode.TextDocument): Promise<Kind | undefined> {
+    const forced = associatedKind(doc);
+    const known = this.kinds.get(doc);
+    if (known?.version === doc.version && known.forced === forced) return known.kind;
+    const kind = forced ? Promise.resolve(forced) : this.ask(KindRequest.type, textOf(doc), null).then((k) => k ?? undefined);
+    this.kinds.set(doc, { version: doc.version, forced, kind });
+    return kind;
+  }
+
+  smartTool(doc: vscode.TextDocument): Promise<SmartToolAnswer> {
+    return this.ask(SmartToolRequest.type, textOf(doc), { problems: [NO_SERVER] });
+  }
+
+  llmTool(doc: vscode.TextDocument): Promise<LlmToolResult> {
+    return this.ask(LlmToolRequest.type, textOf(doc), { ok: false, error: NO_SERVER });
+  }
+
+  variables(doc: vscode.TextDocument): Promise<VariableSummary[]> {
+    return this.ask(VariablesRequest.type, textOf(doc), []);
+  }
+
+  /** The field's decoded content of a definition whose text is `text`, and `ranges` placed in it. */
+  embedded(uri: vscode.Uri, text: string, field: EmbeddedField, ranges?: [number, number][]): Promise<EmbeddedAnswer | null> {
+    return this.ask(EmbeddedRequest.type, { uri: uri.toString(), text, field, ranges }, null);
+  }
+
+  writeEmbedded(uri: vscode.Uri, text: string, field: EmbeddedField, content: string): Promise<OffsetEdit | null> {
+    return this.ask(WriteEmbeddedRequest.type, { uri: uri.toString(), text, field, content }, null);
+  }
+
+  avatarEdits(doc: vscode.TextDocument, base64: string): Promise<AvatarAnswer | undefined> {
+    return this.ask(AvatarEditsRequest.type, { ...textOf(doc), base64 }, undefined);
+  }
+
+  checkOutput(text: string, expected: ExpectedOutput | undefined): Promise<OutputViolation[]> {
+    return this.ask(CheckOutputRequest.type, { text, expected }, []);
+  }
+
+  newDefinition(kind: Kind, answers: NewToolAnswers): Promise<string | undefined> {
+    return this.ask(NewDefinitionRequest.type, { kind, answers }, undefined).then((text) => text || undefined);
+  }
+
+  /** A request's answer, or `fallback` when the server is not running (it failed to start, or stopped). */
+  private async ask<P, R, F>(type: RequestType<P, R, void>, params: P, fallback: F): Promise<R | F> {
+    const client = await this.client;
+    if (!client?.isRunning()) return fallback;
+    // `params` is checked against `type` by this method's own signature; the client's overloads cannot
+    // resolve their conditional parameter type for a generic P.
+    return client.sendRequest(type, params as never);
+  }
+}
+
+const NO_SERVER = 'The Tool Definition language server is not running; see the Tool Definitions log.';
+
+function textOf(doc: vscode.TextDocument): DocumentText {
+  return { uri: doc.uri.toString(), text: doc.getText(), kind: associatedKind(doc) ?? null };
+}
+
+/** The kind `tooldef.files.associations` forces on a document, matched with VS Code's own globs. */
+export function associatedKind(doc: vscode.TextDocument): Kind | undefined {
+  const associations = vscode.workspace.getConfiguration('tooldef', doc.uri).get<Record<string, string>>('files.associations') ?? {};
+  const hit = Object.entries(associations).find(([pattern, kind]) => (kind === 'smart' || kind === 'llm') && vscode.languages.match({ pattern }, doc) > 0);
+  return hit?.[1] as Kind | undefined;
+}

@@ -1,0 +1,78 @@
+import type { Connection } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import {
+  AvatarEditsRequest,
+  CheckOutputRequest,
+  EmbeddedRequest,
+  KindRequest,
+  LlmToolRequest,
+  NewDefinitionRequest,
+  SmartToolRequest,
+  VariablesRequest,
+  WriteEmbeddedRequest,
+  type DocumentText,
+} from '../protocol';
+import { formatBytes, inspectBase64Image } from '../service/avatar';
+import { setAvatarEdits } from '../service/avatarEdit';
+import { embeddedRanges, readEmbedded, writeEmbedded } from '../service/embeddedField';
+import { ToolModel } from '../service/model';
+import { newDefinitionText } from '../service/templates';
+import { runnableTool } from '../run/definition';
+import { llmToolOf } from '../llm/prompt';
+import { checkOutput } from '../llm/expectedOutput';
+import { runSafe } from './runSafe';
+
+/**
+ * The client's questions about a definition's content (server/src/protocol.ts). `synced` is the
+ * server's own model of the document when it holds the very text asked about, so an open file is not
+ * parsed again.
+ */
+export function registerDocumentRequests(connection: Connection, synced: (uri: string, text: string) => ToolModel | undefined): void {
+  const modelOf = (p: DocumentText): ToolModel =>
+    synced(p.uri, p.text) ?? new ToolModel(TextDocument.create(p.uri, 'tooldef', 0, p.text), p.kind ?? undefined);
+
+  connection.onRequest(KindRequest.type, (p, token) => runSafe(connection, 'kind', null, token, () => modelOf(p).kind ?? null));
+
+  connection.onRequest(SmartToolRequest.type, (p, token) =>
+    runSafe(connection, 'smart tool', { problems: ['The language server could not read this file; see its log.'] }, token, () => runnableTool(modelOf(p))),
+  );
+
+  connection.onRequest(LlmToolRequest.type, (p, token) =>
+    runSafe(connection, 'LLM tool', { ok: false as const, error: 'The language server could not read this file; see its log.' }, token, () => llmToolOf(modelOf(p))),
+  );
+
+  connection.onRequest(VariablesRequest.type, (p, token) =>
+    runSafe(connection, 'variables', [], token, () =>
+      modelOf(p).variables.flatMap((v) => (v.name ? [{ name: v.name, description: v.description }] : [])),
+    ),
+  );
+
+  connection.onRequest(EmbeddedRequest.type, (p, token) =>
+    runSafe(connection, 'embedded field', null, token, () => {
+      const embedded = readEmbedded(p.uri, p.text, p.field);
+      return embedded ? { content: embedded.text, ranges: embeddedRanges(embedded, p.ranges ?? []) } : null;
+    }),
+  );
+
+  connection.onRequest(WriteEmbeddedRequest.type, (p, token) =>
+    runSafe(connection, 'write embedded field', null, token, () => writeEmbedded(p.uri, p.text, p.field, p.content) ?? null),
+  );
+
+  connection.onRequest(AvatarEditsRequest.type, (p, token) =>
+    runSafe(connection, 'avatar edits', { image: { ok: false as const, problem: 'not-image' as const, bytes: 0 }, edits: null }, token, () => {
+      const image = inspectBase64Image(p.base64);
+      if (!image.ok) return { image, edits: null };
+      const advice =
+        image.type !== 'svg' && (image.width !== 256 || image.height !== 256)
+          ? `The avatar is ${image.width}×${image.height} pixels (${formatBytes(image.bytes)}); 256×256 is recommended.`
+          : undefined;
+      return { image, edits: setAvatarEdits(modelOf(p), p.base64) ?? null, advice };
+    }),
+  );
+
+  connection.onRequest(CheckOutputRequest.type, (p, token) => runSafe(connection, 'check output', [], token, () => checkOutput(p.text, p.expected)));
+
+  connection.onRequest(NewDefinitionRequest.type, (p, token) =>
+    runSafe(connection, 'new definition', '', token, () => newDefinitionText(p.kind, p.answers)),
+  );
+}
