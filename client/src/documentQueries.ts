@@ -8,6 +8,7 @@ import {
   LlmToolRequest,
   NewDefinitionRequest,
   SmartToolRequest,
+  ValidateForUploadRequest,
   VariablesRequest,
   WriteEmbeddedRequest,
   type AvatarAnswer,
@@ -21,6 +22,7 @@ import {
   type OffsetEdit,
   type OutputViolation,
   type SmartToolAnswer,
+  type UploadValidation,
   type VariableSummary,
 } from '../../server/src/protocol';
 
@@ -71,6 +73,14 @@ export class DocumentQueries {
 
   checkOutput(text: string, expected: ExpectedOutput | undefined): Promise<OutputViolation[]> {
     return this.ask(CheckOutputRequest.type, { text, expected }, []);
+  }
+
+  /** The upload's gate, run by the server with the user's settings and the workspace's other tools. */
+  async validateForUpload(doc: vscode.TextDocument, bytes: Uint8Array): Promise<UploadValidation> {
+    const params = { uri: doc.uri.toString(), bytes: Buffer.from(bytes).toString('base64'), kind: associatedKind(doc) ?? null };
+    const answer = await this.ask(ValidateForUploadRequest.type, params, undefined);
+    if (!answer) throw new Error(NO_SERVER);
+    return answer;
   }
 
   newDefinition(kind: Kind, answers: NewToolAnswers): Promise<string | undefined> {

@@ -8,6 +8,7 @@ import type { NewToolAnswers } from './service/templates';
 import type { RunnableTool } from './run/definition';
 import type { ExpectedOutput, LlmToolResult } from './llm/prompt';
 import type { OutputViolation } from './llm/expectedOutput';
+import type { UploadValidation } from './upload/types';
 
 /**
  * Custom messages between the client and the server; both sides import this one module. The client
@@ -15,7 +16,7 @@ import type { OutputViolation } from './llm/expectedOutput';
  * server answers from the same model its diagnostics come from.
  */
 
-export type { Kind, AvatarInfo, EmbeddedField, OffsetEdit, NewToolAnswers, RunnableTool, LlmToolResult, ExpectedOutput, OutputViolation };
+export type { Kind, AvatarInfo, EmbeddedField, OffsetEdit, NewToolAnswers, RunnableTool, LlmToolResult, ExpectedOutput, OutputViolation, UploadValidation };
 /** The editors' cheap textual pre-check, before asking whether a JSON document is a definition. */
 export { mayBeDefinition } from './service/kind';
 
@@ -110,6 +111,15 @@ export namespace CheckOutputRequest {
   export const method = 'tooldef/checkOutput';
   /** How an LLM tool's answer departs from its `expected_output` (empty when it fits). */
   export const type = new RequestType<{ text: string; expected: ExpectedOutput | undefined }, OutputViolation[], void>(method);
+}
+
+export namespace ValidateForUploadRequest {
+  export const method = 'tooldef/validateForUpload';
+  /**
+   * The upload's gate: the file's bytes (base64) validated as the editor validates them, with the
+   * user's settings and the workspace's other tools.
+   */
+  export const type = new RequestType<{ uri: string; bytes: string; kind?: Kind | null }, UploadValidation, void>(method);
 }
 
 export namespace NewDefinitionRequest {

@@ -367,9 +367,13 @@ connection.languages.semanticTokens.on((p, token) => runSafeAsync(connection, 's
   return { data: model ? service.getSemanticTokens(model) : [] };
 }));
 
-registerDocumentRequests(connection, (uri, text) => {
-  const doc = documents.get(uri);
-  return doc?.getText() === text ? models.get(doc, forcedKinds.get(uri)) : undefined;
+registerDocumentRequests(connection, {
+  synced: (uri, text) => {
+    const doc = documents.get(uri);
+    return doc?.getText() === text ? models.get(doc, forcedKinds.get(uri)) : undefined;
+  },
+  settings: () => config.settings,
+  workspace: index,
 });
 
 documents.listen(connection);

@@ -10,6 +10,7 @@ import {
   LlmToolRequest,
   NewDefinitionRequest,
   SmartToolRequest,
+  ValidateForUploadRequest,
   VariablesRequest,
   WriteEmbeddedRequest,
   type AvatarAnswer,
@@ -17,6 +18,7 @@ import {
   type LlmToolResult,
   type OffsetEdit,
   type SmartToolAnswer,
+  type UploadValidation,
   type VariableSummary,
 } from '../../server/src/protocol';
 import { llmTool, smartTool } from '../helpers';
@@ -125,6 +127,17 @@ describe('the client asks the server about documents', () => {
     assert.match(llm.model_prompt, /\{\{city\}\}/);
   });
 
+  test('tooldef/validateForUpload: the bytes as the editor validates them, with the user\'s rule settings', async () => {
+    const bytes = (text: string) => Buffer.from(text).toString('base64');
+    const good = await ask<UploadValidation>(ValidateForUploadRequest.method, { uri: 'file:///requests/tool.json', bytes: bytes(smartTool()) });
+    assert.deepEqual([good.kind, good.toolName, good.fileName, good.errors], ['smart', 'tool', 'tool.json', 0]);
+    const latin1 = await ask<UploadValidation>(ValidateForUploadRequest.method, { uri: URI, bytes: Buffer.from([0x7b, 0xe9, 0x7d]).toString('base64') });
+    assert.ok(latin1.problems.some((p) => /not valid UTF-8/.test(p)), JSON.stringify(latin1.problems));
+    const forced = await ask<UploadValidation>(ValidateForUploadRequest.method, { uri: URI, bytes: bytes('{"version": "1.0"}'), kind: 'llm' });
+    assert.equal(forced.kind, 'llm');
+    assert.ok(forced.diagnostics.some((d) => d.code === 'missing-field'));
+  });
+
   test('garbage parameters get the fallback answer and the server keeps answering', async () => {
     for (const params of [null, {}, { uri: 5, text: 7 }, { uri: URI, text: smartTool(), field: 'nope', ranges: 'x' }]) {
       for (const method of [KindRequest.method, SmartToolRequest.method, EmbeddedRequest.method, AvatarEditsRequest.method, NewDefinitionRequest.method]) {
@@ -144,6 +157,17 @@ test('tooldef/checkOutput: an LLM answer against expected_output', async () => {
     const violations = await client.request<{ code: string }[]>(CheckOutputRequest.method, { text: 'maybe', expected });
     assert.ok(violations.length > 0 && violations.every((v) => typeof v.code === 'string'), JSON.stringify(violations));
     assert.deepEqual(await client.request(CheckOutputRequest.method, { text: '', expected: undefined }), []);
+  } finally {
+    await client.dispose();
+  }
+});
+
+test('tooldef/validateForUpload uses the settings the server was given', async () => {
+  const client = await LspClient.start({ initializationOptions: { settings: { rules: { 'missing-field': 'off' } } } });
+  try {
+    const v = await client.request<UploadValidation>(ValidateForUploadRequest.method, { uri: URI, bytes: Buffer.from('{"version": "1.0"}').toString('base64'), kind: 'llm' });
+    assert.equal(v.kind, 'llm');
+    assert.ok(!v.diagnostics.some((d) => d.code === 'missing-field'), JSON.stringify(v.diagnostics.map((d) => d.code)));
   } finally {
     await client.dispose();
   }

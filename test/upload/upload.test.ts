@@ -4,6 +4,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { after, describe, test } from 'node:test';
 import { llmTool, smartTool } from '../helpers';
 import { backoffDelay, buildMultipart, checkUrl, isLoopbackHost, parseRetryAfter, sanitizeFileName, tokenRedactor, uploadDefinition, uploadFileName } from '../../server/src/upload';
+import { validateForUpload } from '../../server/src/upload/validate';
 import type { UploadFailure, UploadOptions, UploadProgress, UploadResult, UploadSuccess } from '../../server/src/upload';
 import { json, parseMultipart, startServer, type Handler, type TestServer } from './server';
 
@@ -70,7 +71,19 @@ async function recordingStdio<T>(fn: () => Promise<T>): Promise<{ value: T; cons
 async function up(opts: Partial<UploadOptions> & { url: string }) {
   const c = capture();
   const { value: result, consoleCalls, stdio } = await recordingStdio(() =>
-    uploadDefinition({ token: TOKEN, bytes: GOOD, filePath: '/tools/text_slugifier.json', retryBaseMs: 10, pollIntervalMs: 10, maxPollIntervalMs: 40, ...opts }, c.hooks),
+    uploadDefinition(
+      {
+        token: TOKEN,
+        bytes: GOOD,
+        filePath: '/tools/text_slugifier.json',
+        validate: (bytes) => validateForUpload(bytes, { filePath: opts.filePath ?? '/tools/text_slugifier.json' }),
+        retryBaseMs: 10,
+        pollIntervalMs: 10,
+        maxPollIntervalMs: 40,
+        ...opts,
+      },
+      c.hooks,
+    ),
   );
   seen.push(JSON.stringify(result), ...consoleCalls, ...stdio);
   assert.deepEqual(consoleCalls, [], 'the upload module never uses the console');
@@ -374,6 +387,16 @@ describe('upload: validation', () => {
     assert.ok(f.validation!.diagnostics.some((d) => d.code === 'missing-field'));
     assert.match(f.message, /Not uploaded: the definition has \d+ errors?/);
     assert.deepEqual([...new Set(progress.map((p) => p.phase))], ['validating', 'done']);
+  });
+
+  test('a validation that fails to run blocks the upload, forced or not, saying why', async () => {
+    const s = await server((_req, res) => json(res, 200, {}));
+    for (const force of [false, true]) {
+      const validate = () => Promise.reject(new Error('the language server is not running'));
+      const f = failed((await up({ url: s.origin, validate, force })).result, 'validation');
+      assert.equal(f.message, 'Not uploaded: the definition could not be validated (the language server is not running).');
+    }
+    assert.equal(s.received.length, 0);
   });
 
   test('… unless forced: then it is sent unchanged', async () => {

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
-import { readConfig, uploadDefinition, type UploadResult } from '../../../server/src/upload';
-import { associatedKind } from '../documentQueries';
+import { uploadDefinition, type UploadResult } from '../../../server/src/upload';
+import type { DocumentQueries } from '../documentQueries';
 
 export interface UploadContext {
   readonly extension: vscode.ExtensionContext;
   readonly log: vscode.LogOutputChannel;
+  readonly queries: DocumentQueries;
 }
 
 const TOKEN_SECRET = 'tooldef.upload.token';
@@ -28,17 +29,22 @@ export function uploadCommand(ctx: UploadContext) {
     let token = await ctx.extension.secrets.get(TOKEN_SECRET);
     if (!token && !(token = await askToken(ctx))) return undefined;
     const bytes = await vscode.workspace.fs.readFile(doc.uri);
-    // Validated as the editor validates it: the user's rule severities and models, the forced kind.
-    const cfg = vscode.workspace.getConfiguration('tooldef', doc.uri);
-    const { settings } = readConfig({ knownModels: cfg.get('knownModels'), rules: cfg.get('rules') });
-    const kind = associatedKind(doc);
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Uploading tool definition', cancellable: true },
       (progress, cancel) => {
         const abort = new AbortController();
         cancel.onCancellationRequested(() => abort.abort());
         return uploadDefinition(
-          { url, token: token!, bytes, filePath: doc.uri.toString(), force, kind, settings, signal: abort.signal },
+          {
+            url,
+            token: token!,
+            bytes,
+            filePath: doc.uri.toString(),
+            force,
+            // Validated by the server, as the editor's diagnostics are: the same settings, kind and workspace.
+            validate: (b) => ctx.queries.validateForUpload(doc, b),
+            signal: abort.signal,
+          },
           { onProgress: (p) => progress.report({ message: p.message }), onLog: (line) => ctx.log.info(line) },
         );
       },

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { uploadDefinition, UPLOAD_DEFAULTS } from '../upload/upload';
+import { validateForUpload } from '../upload/validate';
 import type { UploadResult } from '../upload/types';
 import { checkUrl } from '../upload/url';
 import type { Kind } from '../service/kind';
@@ -134,7 +135,7 @@ async function upload(opts: UploadCliOptions, io: Io): Promise<number> {
         bytes,
         filePath: path,
         force: opts.force,
-        kind: opts.kind,
+        validate: (b) => validateForUpload(b, { filePath: path, kind: opts.kind }),
         timeoutMs: opts.timeoutMs,
         setupTimeoutMs: opts.setupTimeoutMs,
         signal: controller.signal,

@@ -8,6 +8,7 @@ import {
   LlmToolRequest,
   NewDefinitionRequest,
   SmartToolRequest,
+  ValidateForUploadRequest,
   VariablesRequest,
   WriteEmbeddedRequest,
   type DocumentText,
@@ -20,14 +21,21 @@ import { newDefinitionText } from '../service/templates';
 import { runnableTool } from '../run/definition';
 import { llmToolOf } from '../llm/prompt';
 import { checkOutput } from '../llm/expectedOutput';
+import { validateForUpload } from '../upload/validate';
+import type { Settings } from '../service/settings';
+import type { WorkspaceIndex } from '../service/validation/context';
 import { runSafe } from './runSafe';
 
-/**
- * The client's questions about a definition's content (server/src/protocol.ts). `synced` is the
- * server's own model of the document when it holds the very text asked about, so an open file is not
- * parsed again.
- */
-export function registerDocumentRequests(connection: Connection, synced: (uri: string, text: string) => ToolModel | undefined): void {
+export interface DocumentRequestsContext {
+  /** The server's own model of the document when it holds the very text asked about (not parsed again). */
+  readonly synced: (uri: string, text: string) => ToolModel | undefined;
+  /** The user's settings as the server has them now. */
+  readonly settings: () => Settings;
+  readonly workspace: WorkspaceIndex;
+}
+
+/** The client's questions about a definition's content (server/src/protocol.ts). */
+export function registerDocumentRequests(connection: Connection, { synced, settings, workspace }: DocumentRequestsContext): void {
   const modelOf = (p: DocumentText): ToolModel =>
     synced(p.uri, p.text) ?? new ToolModel(TextDocument.create(p.uri, 'tooldef', 0, p.text), p.kind ?? undefined);
 
@@ -72,7 +80,19 @@ export function registerDocumentRequests(connection: Connection, synced: (uri: s
 
   connection.onRequest(CheckOutputRequest.type, (p, token) => runSafe(connection, 'check output', [], token, () => checkOutput(p.text, p.expected)));
 
+  connection.onRequest(ValidateForUploadRequest.type, (p, token) =>
+    runSafe(connection, 'validate for upload', unreadable(), token, () =>
+      validateForUpload(Buffer.from(p.bytes, 'base64'), { filePath: p.uri, kind: p.kind ?? undefined, settings: settings(), workspace }),
+    ),
+  );
+
   connection.onRequest(NewDefinitionRequest.type, (p, token) =>
     runSafe(connection, 'new definition', '', token, () => newDefinitionText(p.kind, p.answers)),
   );
+}
+
+/** What blocks an upload when the file could not be validated at all. */
+function unreadable() {
+  const problem = 'The language server could not validate this file; see its log.';
+  return { kind: null, toolName: undefined, fileName: 'tool.json', diagnostics: [], problems: [problem], errors: 1, warnings: 0 };
 }

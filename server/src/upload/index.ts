@@ -1,9 +1,6 @@
 /** Upload of tool definitions (pure Node; no `vscode`): used by `tooldef upload` and the VS Code client. */
 export { uploadDefinition, formatSize, tokenRedactor, UPLOAD_DEFAULTS } from './upload';
-export { validateForUpload, type UploadValidation, type ValidateOptions } from './validate';
 export { buildMultipart, sanitizeFileName, uploadFileName } from './multipart';
 export { checkUrl, displayUrl, isLoopbackHost, type UrlCheck } from './url';
 export { parseRetryAfter, backoffDelay } from './retry';
 export type * from './types';
-/** The `tooldef.*` settings read as the language server reads them, for the same validation gate. */
-export { readConfig } from '../service/config';

@@ -1,8 +1,6 @@
 /** The upload API shared by the CLI (`tooldef upload`) and the VS Code client (Upload Tool Definition). */
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { Kind } from '../service/kind';
-import type { Settings } from '../service/settings';
-import type { WorkspaceIndex } from '../service/validation/context';
 
 export interface UploadOptions {
   /** Where to POST: https://…, or http://… only for a loopback host. */
@@ -15,11 +13,11 @@ export interface UploadOptions {
   readonly filePath?: string;
   /** Send even when validation finds errors (the user insisted). Default false. */
   readonly force?: boolean;
-  /** Force the definition kind for validation (like `tooldef check --kind`). */
-  readonly kind?: Kind;
-  /** Validation settings (rule severities, known models); the defaults otherwise. */
-  readonly settings?: Settings;
-  readonly workspace?: WorkspaceIndex;
+  /**
+   * The gate before anything is sent: the same validation the editor and `tooldef check` run, with
+   * their settings and kind (`validateForUpload` for the CLI; the client asks the language server).
+   */
+  readonly validate: (bytes: Uint8Array) => UploadValidation | Promise<UploadValidation>;
   /** Limit for each HTTP request, reply body included. Default 30 000. */
   readonly timeoutMs?: number;
   /** Overall limit for the service's setup (polling `statusUrl`). Default 600 000 (10 min). */
@@ -40,6 +38,22 @@ export interface UploadOptions {
   readonly userAgent?: string;
   /** The fetch to use (tests, proxies). Default the global fetch. */
   readonly fetch?: typeof fetch;
+}
+
+export interface UploadValidation {
+  /** The kind recognised (or forced); `null` when the file is not a tool definition. */
+  readonly kind: Kind | null;
+  /** `tool_name` / `prompt_name`, when the file has one. */
+  readonly toolName: string | undefined;
+  /** The name the file is uploaded under: `<tool name>.json`, sanitised. */
+  readonly fileName: string;
+  /** The language service's diagnostics (every severity). */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Problems outside the rule catalogue that also block an upload (not UTF-8, not a definition). */
+  readonly problems: readonly string[];
+  /** Error diagnostics plus `problems`. */
+  readonly errors: number;
+  readonly warnings: number;
 }
 
 export type UploadPhase = 'validating' | 'uploading' | 'setup' | 'done';

@@ -5,9 +5,19 @@
  */
 import { buildMultipart } from './multipart';
 import { backoffDelay, formatWait, parseRetryAfter, sleep } from './retry';
-import type { UploadFailure, UploadFailureKind, UploadHooks, UploadOptions, UploadPhase, UploadProgress, UploadResult, UploadSuccess, ValidationSummary } from './types';
+import type {
+  UploadFailure,
+  UploadFailureKind,
+  UploadHooks,
+  UploadOptions,
+  UploadPhase,
+  UploadProgress,
+  UploadResult,
+  UploadSuccess,
+  UploadValidation,
+  ValidationSummary,
+} from './types';
 import { checkUrl, displayUrl } from './url';
-import { validateForUpload } from './validate';
 
 export const UPLOAD_DEFAULTS = {
   timeoutMs: 30_000,
@@ -176,7 +186,12 @@ async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: st
   if (userSignal?.aborted) return cancelled();
 
   progress('validating', `Validating ${options.filePath ? displayName(options.filePath) : 'the definition'}…`);
-  const v = validateForUpload(options.bytes, { filePath: options.filePath, kind: options.kind, settings: options.settings, workspace: options.workspace });
+  let v: UploadValidation;
+  try {
+    v = await options.validate(options.bytes);
+  } catch (e) {
+    return fail('validation', `Not uploaded: the definition could not be validated (${e instanceof Error ? e.message : String(e)}).`);
+  }
   fileName = v.fileName;
   validation = {
     kind: v.kind,

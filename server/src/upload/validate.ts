@@ -2,28 +2,13 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import type { Kind } from '../service/kind';
 import { getLanguageService } from '../service/languageService';
 import type { Settings } from '../service/settings';
 import type { WorkspaceIndex } from '../service/validation/context';
 import { uploadFileName } from './multipart';
-
-export interface UploadValidation {
-  /** The kind recognised (or forced); `null` when the file is not a tool definition. */
-  readonly kind: Kind | null;
-  /** `tool_name` / `prompt_name`, when the file has one. */
-  readonly toolName: string | undefined;
-  /** The name the file is uploaded under: `<tool name>.json`, sanitised. */
-  readonly fileName: string;
-  /** The language service's diagnostics (every severity). */
-  readonly diagnostics: readonly Diagnostic[];
-  /** Problems outside the rule catalogue that also block an upload (not UTF-8, not a definition). */
-  readonly problems: readonly string[];
-  /** Error diagnostics plus `problems`. */
-  readonly errors: number;
-  readonly warnings: number;
-}
+import type { UploadValidation } from './types';
 
 export interface ValidateOptions {
   /** The file's path or URI: its name is the fallback upload name, and rules like file-name-mismatch use it. */
