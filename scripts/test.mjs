@@ -1,4 +1,4 @@
-// `npm test`: installs what the tests need, builds, type-checks, then runs every suite.
+// `npm test`: installs what the tests need, builds, type-checks, lints, then runs every suite.
 // TOOLDEF_SKIP_E2E=1 skips the real-VS-Code suite (it installs code-server and Chromium on first use).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -33,6 +33,8 @@ run('node', ['scripts/build.mjs']);
 run('npx', ['tsc', '-p', 'tsconfig.json']);
 run('npx', ['tsc', '-p', 'client/tsconfig.json']);
 run('npx', ['tsc', '-p', 'test/exthost/tsconfig.json']);
+// ESLint (type-aware, so after the build has generated the schema validators) and the formatter.
+run('npm', ['run', 'lint', '--silent']);
 const suites = files('out/test', '.test.js');
 const env = { ...process.env };
 if (process.env.TOOLDEF_SKIP_E2E !== '1') {
@@ -45,9 +47,14 @@ run('node', ['--test', '--test-concurrency=2', ...suites], { env });
 
 /** The path of code-server's entry.js, installing it (and Chromium) the first time; progress on stderr. */
 function codeServer() {
-  const r = spawnSync('bash', ['scripts/setup-code-server.sh'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const r = spawnSync('bash', ['scripts/setup-code-server.sh'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
   if (r.status !== 0) {
-    console.error(`\nInstalling code-server for the end-to-end tests failed (exit ${r.status ?? r.signal}); see above.`);
+    console.error(
+      `\nInstalling code-server for the end-to-end tests failed (exit ${r.status ?? r.signal}); see above.`,
+    );
     process.exit(r.status || 1);
   }
   return r.stdout.trim().split('\n').at(-1);

@@ -2,7 +2,14 @@
 // with no imports so that each can load it.
 
 /** A complete, valid LLM tool; tests change one thing at a time. */
-export function llmTool(overrides: { prompt?: string; variables?: unknown[]; metadata?: Record<string, unknown>; root?: Record<string, unknown> } = {}): string {
+export function llmTool(
+  overrides: {
+    prompt?: string;
+    variables?: unknown[];
+    metadata?: Record<string, unknown>;
+    root?: Record<string, unknown>;
+  } = {},
+): string {
   const metadata = {
     prompt_name: 'Summariser',
     description: 'Summarises text.',
@@ -12,7 +19,13 @@ export function llmTool(overrides: { prompt?: string; variables?: unknown[]; met
     parameters: { temperature: 0.2, max_tokens: 500 },
     variables: overrides.variables ?? [
       { name: 'text', type: 'text', description: 'The text', default: '' },
-      { name: 'target language', type: 'single-select', description: 'Language', default: 'English', allowed_values: ['English', 'French'] },
+      {
+        name: 'target language',
+        type: 'single-select',
+        description: 'Language',
+        default: 'English',
+        allowed_values: ['English', 'French'],
+      },
     ],
     expected_output: { type: 'text' },
     avatar_type: 'base64',
@@ -20,11 +33,27 @@ export function llmTool(overrides: { prompt?: string; variables?: unknown[]; met
     timestamp: '2026-03-14T09:30:00Z',
     ...overrides.metadata,
   };
-  return JSON.stringify({ version: '1.0', model_prompt: overrides.prompt ?? 'Summarise {{text}} in {{target language}}.', metadata, ...overrides.root }, null, 2);
+  return JSON.stringify(
+    {
+      version: '1.0',
+      model_prompt: overrides.prompt ?? 'Summarise {{text}} in {{target language}}.',
+      metadata,
+      ...overrides.root,
+    },
+    null,
+    2,
+  );
 }
 
 /** A complete, valid smart tool named `tool` (matching the default fixture file name tool.json). */
-export function smartTool(overrides: { code?: string; variables?: unknown[]; metadata?: Record<string, unknown>; root?: Record<string, unknown> } = {}): string {
+export function smartTool(
+  overrides: {
+    code?: string;
+    variables?: unknown[];
+    metadata?: Record<string, unknown>;
+    root?: Record<string, unknown>;
+  } = {},
+): string {
   const metadata = {
     tool_name: 'tool',
     tool_code: overrides.code ?? 'def execute(variables):\n    return "hi " + variables["name"]\n',

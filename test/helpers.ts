@@ -21,16 +21,24 @@ export interface Fixture {
   readonly doc: TextDocument;
 }
 
-export function load(text: string, opts: { uri?: string; kind?: Kind; settings?: Settings; workspace?: WorkspaceIndex } = {}): Fixture {
+export function load(
+  text: string,
+  opts: { uri?: string; kind?: Kind; settings?: Settings; workspace?: WorkspaceIndex } = {},
+): Fixture {
   const service = getLanguageService({ settings: opts.settings, workspace: opts.workspace });
   const doc = TextDocument.create(opts.uri ?? 'file:///work/tool.json', 'tooldef', 1, text);
   return { service, model: service.parse(doc, opts.kind), doc };
 }
 
 /** Diagnostics as `code` plus the exact source text their range covers. */
-export function problems(text: string, opts: Parameters<typeof load>[1] = {}): { code: string; text: string; message: string; diagnostic: Diagnostic }[] {
+export function problems(
+  text: string,
+  opts: Parameters<typeof load>[1] = {},
+): { code: string; text: string; message: string; diagnostic: Diagnostic }[] {
   const { service, model, doc } = load(text, opts);
-  return service.doValidation(model).map((d) => ({ code: String(d.code), text: doc.getText(d.range), message: messageOf(d), diagnostic: d }));
+  return service
+    .doValidation(model)
+    .map((d) => ({ code: String(d.code), text: doc.getText(d.range), message: messageOf(d), diagnostic: d }));
 }
 
 /** LSP 3.18 allows markup in diagnostic messages; ours are always plain strings. */
@@ -43,8 +51,17 @@ export function codes(text: string, opts: Parameters<typeof load>[1] = {}): stri
 }
 
 /** Applies LSP text edits to a text (edits must not overlap). */
-export function applyEdits(doc: TextDocument, edits: readonly { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]): string {
-  return TextDocument.applyEdits(doc, edits.map((e) => ({ range: e.range, newText: e.newText })));
+export function applyEdits(
+  doc: TextDocument,
+  edits: readonly {
+    range: { start: { line: number; character: number }; end: { line: number; character: number } };
+    newText: string;
+  }[],
+): string {
+  return TextDocument.applyEdits(
+    doc,
+    edits.map((e) => ({ range: e.range, newText: e.newText })),
+  );
 }
 
 /**
@@ -54,5 +71,6 @@ export function applyEdits(doc: TextDocument, edits: readonly { range: { start: 
 export function assertNowBetween(stamp: string, before: number): void {
   const t = Date.parse(stamp);
   const after = Date.now();
-  if (!(t >= Math.floor(before / 1000) * 1000 && t <= after)) throw new Error(`${stamp} is not between ${new Date(before).toISOString()} and ${new Date(after).toISOString()}`);
+  if (!(t >= Math.floor(before / 1000) * 1000 && t <= after))
+    throw new Error(`${stamp} is not between ${new Date(before).toISOString()} and ${new Date(after).toISOString()}`);
 }

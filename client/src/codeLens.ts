@@ -15,12 +15,24 @@ export class DefinitionCodeLenses implements vscode.CodeLensProvider {
     const kind = doc.languageId === LANGUAGE_ID ? await this.queries.kindOf(doc) : undefined;
     if (!kind) return [];
     const top = new vscode.Range(0, 0, 0, 0);
-    const lens = (title: string, command: string): vscode.CodeLens => new vscode.CodeLens(top, { title, command, arguments: [doc.uri] });
+    const lens = (title: string, command: string): vscode.CodeLens =>
+      new vscode.CodeLens(top, { title, command, arguments: [doc.uri] });
     const upload = lens('$(cloud-upload) Upload', 'tooldef.upload');
-    if (kind === 'llm') return [lens('$(open-preview) Preview Prompt', 'tooldef.previewPrompt'), lens('$(play) Run LLM Tool', 'tooldef.runLlmTool'), upload, lens('Edit Prompt', 'tooldef.editModelPrompt')];
+    if (kind === 'llm')
+      return [
+        lens('$(open-preview) Preview Prompt', 'tooldef.previewPrompt'),
+        lens('$(play) Run LLM Tool', 'tooldef.runLlmTool'),
+        upload,
+        lens('Edit Prompt', 'tooldef.editModelPrompt'),
+      ];
     const edit = lens('$(edit) Edit as Python', 'tooldef.editToolCode');
     if (!vscode.workspace.isTrusted) return [upload, edit];
-    return [lens('$(play) Run Smart Tool', 'tooldef.runSmartTool'), lens('Run with Defaults', 'tooldef.runSmartToolWithDefaults'), upload, edit];
+    return [
+      lens('$(play) Run Smart Tool', 'tooldef.runSmartTool'),
+      lens('Run with Defaults', 'tooldef.runSmartToolWithDefaults'),
+      upload,
+      edit,
+    ];
   }
 
   dispose(): void {

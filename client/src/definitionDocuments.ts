@@ -23,21 +23,30 @@ export function adoptDefinitionDocuments(queries: DocumentQueries, log: vscode.L
     if (e.document.languageId !== 'json' || e.contentChanges.length === 0) return;
     const key = e.document.uri.toString();
     clearTimeout(timers.get(key));
-    timers.set(key, setTimeout(() => (timers.delete(key), void adopt(e.document)), 400));
+    timers.set(
+      key,
+      setTimeout(() => (timers.delete(key), void adopt(e.document)), 400),
+    );
   });
   vscode.workspace.textDocuments.forEach((d) => void adopt(d));
-  return [vscode.workspace.onDidOpenTextDocument((d) => void adopt(d)), onChange, { dispose: () => timers.forEach(clearTimeout) }];
+  return [
+    vscode.workspace.onDidOpenTextDocument((d) => void adopt(d)),
+    onChange,
+    { dispose: () => timers.forEach(clearTimeout) },
+  ];
 }
 
 async function isDefinition(queries: DocumentQueries, doc: vscode.TextDocument): Promise<boolean> {
-  return associatedKind(doc) !== undefined || (mayBeDefinition(doc.getText()) && (await queries.kindOf(doc)) !== undefined);
+  return (
+    associatedKind(doc) !== undefined || (mayBeDefinition(doc.getText()) && (await queries.kindOf(doc)) !== undefined)
+  );
 }
 
 /** Tells the server which open definitions have a forced kind, now and whenever that can change. */
 export function sendForcedKinds(lc: LanguageClient): vscode.Disposable[] {
   const send = (doc: vscode.TextDocument): void => {
     if (doc.languageId !== LANGUAGE_ID) return;
-    void lc.sendNotification(DocumentKindNotification.type, { uri: doc.uri.toString(), kind: associatedKind(doc) ?? null });
+    void lc.sendNotification(DocumentKindNotification, { uri: doc.uri.toString(), kind: associatedKind(doc) ?? null });
   };
   vscode.workspace.textDocuments.forEach(send);
   return [

@@ -32,7 +32,10 @@ import {
  */
 export class DocumentQueries {
   /** Kinds by document, for the version asked about: the code lens, status bar and menus ask after each edit. */
-  private readonly kinds = new WeakMap<vscode.TextDocument, { version: number; forced: Kind | undefined; kind: Promise<Kind | undefined> }>();
+  private readonly kinds = new WeakMap<
+    vscode.TextDocument,
+    { version: number; forced: Kind | undefined; kind: Promise<Kind | undefined> }
+  >();
 
   constructor(private readonly client: Promise<LanguageClient | undefined>) {}
 
@@ -41,50 +44,61 @@ export class DocumentQueries {
     const forced = associatedKind(doc);
     const known = this.kinds.get(doc);
     if (known?.version === doc.version && known.forced === forced) return known.kind;
-    const kind = forced ? Promise.resolve(forced) : this.ask(KindRequest.type, textOf(doc), null).then((k) => k ?? undefined);
+    const kind = forced
+      ? Promise.resolve(forced)
+      : this.ask(KindRequest, textOf(doc), null).then((k) => k ?? undefined);
     this.kinds.set(doc, { version: doc.version, forced, kind });
     return kind;
   }
 
   smartTool(doc: vscode.TextDocument): Promise<SmartToolAnswer> {
-    return this.ask(SmartToolRequest.type, textOf(doc), { problems: [NO_SERVER] });
+    return this.ask(SmartToolRequest, textOf(doc), { problems: [NO_SERVER] });
   }
 
   llmTool(doc: vscode.TextDocument): Promise<LlmToolResult> {
-    return this.ask(LlmToolRequest.type, textOf(doc), { ok: false, error: NO_SERVER });
+    return this.ask(LlmToolRequest, textOf(doc), { ok: false, error: NO_SERVER });
   }
 
   variables(doc: vscode.TextDocument): Promise<VariableSummary[]> {
-    return this.ask(VariablesRequest.type, textOf(doc), []);
+    return this.ask(VariablesRequest, textOf(doc), []);
   }
 
   /** The field's decoded content of a definition whose text is `text`, and `ranges` placed in it. */
-  embedded(uri: vscode.Uri, text: string, field: EmbeddedField, ranges?: [number, number][]): Promise<EmbeddedAnswer | null> {
-    return this.ask(EmbeddedRequest.type, { uri: uri.toString(), text, field, ranges }, null);
+  embedded(
+    uri: vscode.Uri,
+    text: string,
+    field: EmbeddedField,
+    ranges?: [number, number][],
+  ): Promise<EmbeddedAnswer | null> {
+    return this.ask(EmbeddedRequest, { uri: uri.toString(), text, field, ranges }, null);
   }
 
   writeEmbedded(uri: vscode.Uri, text: string, field: EmbeddedField, content: string): Promise<OffsetEdit | null> {
-    return this.ask(WriteEmbeddedRequest.type, { uri: uri.toString(), text, field, content }, null);
+    return this.ask(WriteEmbeddedRequest, { uri: uri.toString(), text, field, content }, null);
   }
 
   avatarEdits(doc: vscode.TextDocument, base64: string): Promise<AvatarAnswer | undefined> {
-    return this.ask(AvatarEditsRequest.type, { ...textOf(doc), base64 }, undefined);
+    return this.ask(AvatarEditsRequest, { ...textOf(doc), base64 }, undefined);
   }
 
   checkOutput(text: string, expected: ExpectedOutput | undefined): Promise<OutputViolation[]> {
-    return this.ask(CheckOutputRequest.type, { text, expected }, []);
+    return this.ask(CheckOutputRequest, { text, expected }, []);
   }
 
   /** The upload's gate, run by the server with the user's settings and the workspace's other tools. */
   async validateForUpload(doc: vscode.TextDocument, bytes: Uint8Array): Promise<UploadValidation> {
-    const params = { uri: doc.uri.toString(), bytes: Buffer.from(bytes).toString('base64'), kind: associatedKind(doc) ?? null };
-    const answer = await this.ask(ValidateForUploadRequest.type, params, undefined);
+    const params = {
+      uri: doc.uri.toString(),
+      bytes: Buffer.from(bytes).toString('base64'),
+      kind: associatedKind(doc) ?? null,
+    };
+    const answer = await this.ask(ValidateForUploadRequest, params, undefined);
     if (!answer) throw new Error(NO_SERVER);
     return answer;
   }
 
   newDefinition(kind: Kind, answers: NewToolAnswers): Promise<string | undefined> {
-    return this.ask(NewDefinitionRequest.type, { kind, answers }, undefined).then((text) => text || undefined);
+    return this.ask(NewDefinitionRequest, { kind, answers }, undefined).then((text) => text || undefined);
   }
 
   /** A request's answer, or `fallback` when the server is not running (it failed to start, or stopped). */
@@ -105,7 +119,10 @@ function textOf(doc: vscode.TextDocument): DocumentText {
 
 /** The kind `tooldef.files.associations` forces on a document, matched with VS Code's own globs. */
 export function associatedKind(doc: vscode.TextDocument): Kind | undefined {
-  const associations = vscode.workspace.getConfiguration('tooldef', doc.uri).get<Record<string, string>>('files.associations') ?? {};
-  const hit = Object.entries(associations).find(([pattern, kind]) => (kind === 'smart' || kind === 'llm') && vscode.languages.match({ pattern }, doc) > 0);
+  const associations =
+    vscode.workspace.getConfiguration('tooldef', doc.uri).get<Record<string, string>>('files.associations') ?? {};
+  const hit = Object.entries(associations).find(
+    ([pattern, kind]) => (kind === 'smart' || kind === 'llm') && vscode.languages.match({ pattern }, doc) > 0,
+  );
   return hit?.[1] as Kind | undefined;
 }

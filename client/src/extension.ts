@@ -1,6 +1,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import { registerCodeLenses } from './codeLens';
 import { registerCommands } from './commands';
 import { adoptDefinitionDocuments, LANGUAGE_ID, sendForcedKinds, trackActiveKind } from './definitionDocuments';
@@ -20,7 +25,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     () => client,
     async (e: unknown) => {
       log.error(`The tooldef language server failed to start: ${String(e)}`);
-      const choice = await vscode.window.showErrorMessage('The Tool Definition language server failed to start.', 'Open Log');
+      const choice = await vscode.window.showErrorMessage(
+        'The Tool Definition language server failed to start.',
+        'Open Log',
+      );
       if (choice) log.show();
       return undefined;
     },
@@ -39,7 +47,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...registerCodeLenses(queries),
     ...registerStatusBar(queries),
     ...registerEmbeddedEditing(embedded),
-    ...registerCommands({ extension: context, log, results, outputDiagnostics, embedded, queries, client: () => client }),
+    ...registerCommands({
+      extension: context,
+      log,
+      results,
+      outputDiagnostics,
+      embedded,
+      queries,
+      client: () => client,
+    }),
   );
   const running = await started;
   if (running) context.subscriptions.push(...sendForcedKinds(running));

@@ -4,10 +4,25 @@ import { LANGUAGE_ID } from './definitionDocuments';
 import type { DocumentQueries } from './documentQueries';
 
 /** What a click on the item does: run a smart tool (where running is allowed), preview an LLM tool's prompt. */
-export function clickAction(kind: Kind, trusted: boolean, uri: vscode.Uri): { tooltip: string; command: vscode.Command | string } {
-  if (kind === 'llm') return { tooltip: 'LLM tool: click to preview the prompt', command: { title: 'Preview', command: 'tooldef.previewPrompt', arguments: [uri] } };
-  if (trusted) return { tooltip: 'Smart tool: click to run with defaults', command: { title: 'Run', command: 'tooldef.runSmartToolWithDefaults', arguments: [uri] } };
-  return { tooltip: 'Smart tool (running is disabled in Restricted Mode): click to show problems', command: 'workbench.actions.view.problems' };
+export function clickAction(
+  kind: Kind,
+  trusted: boolean,
+  uri: vscode.Uri,
+): { tooltip: string; command: vscode.Command | string } {
+  if (kind === 'llm')
+    return {
+      tooltip: 'LLM tool: click to preview the prompt',
+      command: { title: 'Preview', command: 'tooldef.previewPrompt', arguments: [uri] },
+    };
+  if (trusted)
+    return {
+      tooltip: 'Smart tool: click to run with defaults',
+      command: { title: 'Run', command: 'tooldef.runSmartToolWithDefaults', arguments: [uri] },
+    };
+  return {
+    tooltip: 'Smart tool (running is disabled in Restricted Mode): click to show problems',
+    command: 'workbench.actions.view.problems',
+  };
 }
 
 /** "Smart tool · 2 problems" for the active definition file; a click runs it (smart) or previews it (LLM). */

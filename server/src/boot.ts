@@ -35,7 +35,13 @@ function compiled(file: string, dir: string): (() => void) | undefined {
     const script = new Script(Module.wrap(source), { filename: file, cachedData });
     // Made a second after the start, so that the code run by then (`initialize` included) is in it.
     if (!cachedData || script.cachedDataRejected) setTimeout(() => save(script, dir, cacheFile), 1000).unref();
-    const wrapper = script.runInThisContext() as (exports: object, require: NodeRequire, module: object, filename: string, dirname: string) => void;
+    const wrapper = script.runInThisContext() as (
+      exports: object,
+      require: NodeRequire,
+      module: object,
+      filename: string,
+      dirname: string,
+    ) => void;
     return () => {
       const mod = { exports: {}, filename: file, id: file, loaded: false };
       wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));

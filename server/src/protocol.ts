@@ -16,15 +16,25 @@ import type { UploadValidation } from './upload/types';
  * server answers from the same model its diagnostics come from.
  */
 
-export type { Kind, AvatarInfo, EmbeddedField, OffsetEdit, NewToolAnswers, RunnableTool, LlmToolResult, ExpectedOutput, OutputViolation, UploadValidation };
+export type {
+  Kind,
+  AvatarInfo,
+  EmbeddedField,
+  OffsetEdit,
+  NewToolAnswers,
+  RunnableTool,
+  LlmToolResult,
+  ExpectedOutput,
+  OutputViolation,
+  UploadValidation,
+};
 /** The editors' cheap textual pre-check, before asking whether a JSON document is a definition. */
 export { mayBeDefinition } from './service/kind';
 
-export namespace DocumentKindNotification {
-  export const method = 'tooldef/documentKind';
-  /** The kind the user forced for a document (`tooldef.files.associations`), or null for detection. */
-  export const type = new NotificationType<{ uri: string; kind: Kind | null }>(method);
-}
+/** The kind the user forced for a document (`tooldef.files.associations`), or null for detection. */
+export const DocumentKindNotification = new NotificationType<{ uri: string; kind: Kind | null }>(
+  'tooldef/documentKind',
+);
 
 /**
  * A definition's text as the client holds it: an open document (any language), or a file no editor
@@ -37,36 +47,24 @@ export interface DocumentText {
   readonly kind?: Kind | null;
 }
 
-export namespace KindRequest {
-  export const method = 'tooldef/kind';
-  /** The document's kind: the forced one, else what its content makes it; null when not a definition. */
-  export const type = new RequestType<DocumentText, Kind | null, void>(method);
-}
+/** The document's kind: the forced one, else what its content makes it; null when not a definition. */
+export const KindRequest = new RequestType<DocumentText, Kind | null, void>('tooldef/kind');
 
 export type SmartToolAnswer = { tool: RunnableTool } | { problems: string[] };
 
-export namespace SmartToolRequest {
-  export const method = 'tooldef/smartTool';
-  /** What running needs from a smart tool, or why it cannot run. */
-  export const type = new RequestType<DocumentText, SmartToolAnswer, void>(method);
-}
+/** What running needs from a smart tool, or why it cannot run. */
+export const SmartToolRequest = new RequestType<DocumentText, SmartToolAnswer, void>('tooldef/smartTool');
 
-export namespace LlmToolRequest {
-  export const method = 'tooldef/llmTool';
-  /** What previewing and running need from an LLM tool, or why it is not one. */
-  export const type = new RequestType<DocumentText, LlmToolResult, void>(method);
-}
+/** What previewing and running need from an LLM tool, or why it is not one. */
+export const LlmToolRequest = new RequestType<DocumentText, LlmToolResult, void>('tooldef/llmTool');
 
 export interface VariableSummary {
   readonly name: string;
   readonly description?: string;
 }
 
-export namespace VariablesRequest {
-  export const method = 'tooldef/variables';
-  /** The named variables, in array order (the outline's order). */
-  export const type = new RequestType<DocumentText, VariableSummary[], void>(method);
-}
+/** The named variables, in array order (the outline's order). */
+export const VariablesRequest = new RequestType<DocumentText, VariableSummary[], void>('tooldef/variables');
 
 export interface EmbeddedParams extends DocumentText {
   readonly field: EmbeddedField;
@@ -81,17 +79,15 @@ export interface EmbeddedAnswer {
   readonly ranges: ({ start: Position; end: Position } | null)[];
 }
 
-export namespace EmbeddedRequest {
-  export const method = 'tooldef/embedded';
-  /** The decoded content of tool_code or model_prompt; null when the field is absent or not a string. */
-  export const type = new RequestType<EmbeddedParams, EmbeddedAnswer | null, void>(method);
-}
+/** The decoded content of tool_code or model_prompt; null when the field is absent or not a string. */
+export const EmbeddedRequest = new RequestType<EmbeddedParams, EmbeddedAnswer | null, void>('tooldef/embedded');
 
-export namespace WriteEmbeddedRequest {
-  export const method = 'tooldef/writeEmbedded';
-  /** The edit that makes the field hold `content`, escaped as JSON; null when it is no longer a string. */
-  export const type = new RequestType<DocumentText & { field: EmbeddedField; content: string }, OffsetEdit | null, void>(method);
-}
+/** The edit that makes the field hold `content`, escaped as JSON; null when it is no longer a string. */
+export const WriteEmbeddedRequest = new RequestType<
+  DocumentText & { field: EmbeddedField; content: string },
+  OffsetEdit | null,
+  void
+>('tooldef/writeEmbedded');
 
 export interface AvatarAnswer {
   readonly image: AvatarInfo;
@@ -101,29 +97,29 @@ export interface AvatarAnswer {
   readonly advice?: string;
 }
 
-export namespace AvatarEditsRequest {
-  export const method = 'tooldef/avatarEdits';
-  /** The edits that embed a base64 image as the avatar, and what the image is. */
-  export const type = new RequestType<DocumentText & { base64: string }, AvatarAnswer, void>(method);
-}
+/** The edits that embed a base64 image as the avatar, and what the image is. */
+export const AvatarEditsRequest = new RequestType<DocumentText & { base64: string }, AvatarAnswer, void>(
+  'tooldef/avatarEdits',
+);
 
-export namespace CheckOutputRequest {
-  export const method = 'tooldef/checkOutput';
-  /** How an LLM tool's answer departs from its `expected_output` (empty when it fits). */
-  export const type = new RequestType<{ text: string; expected: ExpectedOutput | undefined }, OutputViolation[], void>(method);
-}
+/** How an LLM tool's answer departs from its `expected_output` (empty when it fits). */
+export const CheckOutputRequest = new RequestType<
+  { text: string; expected: ExpectedOutput | undefined },
+  OutputViolation[],
+  void
+>('tooldef/checkOutput');
 
-export namespace ValidateForUploadRequest {
-  export const method = 'tooldef/validateForUpload';
-  /**
-   * The upload's gate: the file's bytes (base64) validated as the editor validates them, with the
-   * user's settings and the workspace's other tools.
-   */
-  export const type = new RequestType<{ uri: string; bytes: string; kind?: Kind | null }, UploadValidation, void>(method);
-}
+/**
+ * The upload's gate: the file's bytes (base64) validated as the editor validates them, with the
+ * user's settings and the workspace's other tools.
+ */
+export const ValidateForUploadRequest = new RequestType<
+  { uri: string; bytes: string; kind?: Kind | null },
+  UploadValidation,
+  void
+>('tooldef/validateForUpload');
 
-export namespace NewDefinitionRequest {
-  export const method = 'tooldef/newDefinition';
-  /** The text of a new, valid definition built from the New Smart Tool / New LLM Tool answers. */
-  export const type = new RequestType<{ kind: Kind; answers: NewToolAnswers }, string, void>(method);
-}
+/** The text of a new, valid definition built from the New Smart Tool / New LLM Tool answers. */
+export const NewDefinitionRequest = new RequestType<{ kind: Kind; answers: NewToolAnswers }, string, void>(
+  'tooldef/newDefinition',
+);

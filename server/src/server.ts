@@ -48,7 +48,9 @@ const modelOf = (uri: string) => {
   return doc ? models.get(doc, forcedKinds.get(uri)) : undefined;
 };
 
-const FOLDER_OPERATIONS = { filters: [{ scheme: 'file', pattern: { glob: '**/*', matches: FileOperationPatternKind.folder } }] };
+const FOLDER_OPERATIONS = {
+  filters: [{ scheme: 'file', pattern: { glob: '**/*', matches: FileOperationPatternKind.folder } }],
+};
 
 connection.onInitialize((params): InitializeResult => {
   pullConfiguration = !!params.capabilities.workspace?.configuration;
@@ -89,18 +91,21 @@ connection.onInitialized(() => {
     void connection.client.register(DidChangeConfigurationNotification.type, { section: 'tooldef' });
     void refreshConfig();
   }
-  void index.scanFolders(workspaceFolders).then(
-    () => {
-      revalidateAll();
-      // Workspaces with smart tools analyse them, and compile the Python analysis, while idle: not
-      // on the first open.
-      if (index.hasSmartTools()) setTimeout(() => void analyseAheadOf(index.smartToolsOnDisk(), 'of the workspace').then(warmUp), 50);
-    },
-    logScanFailure,
-  );
+  void index.scanFolders(workspaceFolders).then(() => {
+    revalidateAll();
+    // Workspaces with smart tools analyse them, and compile the Python analysis, while idle: not
+    // on the first open.
+    if (index.hasSmartTools())
+      setTimeout(() => void analyseAheadOf(index.smartToolsOnDisk(), 'of the workspace').then(warmUp), 50);
+  }, logScanFailure);
   // Folders added to or removed from a multi-root workspace change which tool names are taken.
   if (folderChanges) {
-    connection.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => foldersChanged(removed.map((f) => f.uri), added.map((f) => f.uri)));
+    connection.workspace.onDidChangeWorkspaceFolders(({ added, removed }) =>
+      foldersChanged(
+        removed.map((f) => f.uri),
+        added.map((f) => f.uri),
+      ),
+    );
   }
 });
 
@@ -119,7 +124,9 @@ function analyseAheadOf(uris: readonly string[], what: string): Promise<void> {
       const { files, lines } = await analyseAhead(uris, service, models, isOpen);
       if (!files) return; // all open, kept as they are, or no room left: nothing to tell
       const tools = `${files} smart tool${files === 1 ? '' : 's'} (${lines} lines of Python)`;
-      connection.console.info(`Analysed ${tools} ${what} ahead of opening in ${Math.round(performance.now() - started)} ms`);
+      connection.console.info(
+        `Analysed ${tools} ${what} ahead of opening in ${Math.round(performance.now() - started)} ms`,
+      );
     } catch (e) {
       logFailure(connection, 'analysis ahead of opening', e);
     }
@@ -203,7 +210,10 @@ function validate(uri: string): void {
     (done) => {
       if (!done) return;
       const work = model.pythonAnalysisWork;
-      if (work) connection.console.debug(`Python analysis of ${uri}: ${work.analysed} of ${work.chunks} top-level statements analysed, the rest reused`);
+      if (work)
+        connection.console.debug(
+          `Python analysis of ${uri}: ${work.analysed} of ${work.chunks} top-level statements analysed, the rest reused`,
+        );
       publish();
     },
     (e) => {
@@ -222,7 +232,7 @@ function revalidateOthers(uri: string): void {
   for (const doc of documents.all()) if (doc.uri !== uri) scheduleValidation(doc.uri);
 }
 
-connection.onNotification(DocumentKindNotification.type, ({ uri, kind }) => {
+connection.onNotification(DocumentKindNotification, ({ uri, kind }) => {
   if (kind) forcedKinds.set(uri, kind);
   else forcedKinds.delete(uri);
   scheduleValidation(uri);
@@ -255,9 +265,24 @@ function logScanFailure(e: unknown): void {
   connection.console.error(`Workspace scan failed: ${String(e)}`);
 }
 
-connection.workspace.onDidCreateFiles(({ files }) => foldersChanged([], files.map((f) => f.uri)));
-connection.workspace.onDidRenameFiles(({ files }) => foldersChanged(files.map((f) => f.oldUri), files.map((f) => f.newUri)));
-connection.workspace.onDidDeleteFiles(({ files }) => foldersChanged(files.map((f) => f.uri), []));
+connection.workspace.onDidCreateFiles(({ files }) =>
+  foldersChanged(
+    [],
+    files.map((f) => f.uri),
+  ),
+);
+connection.workspace.onDidRenameFiles(({ files }) =>
+  foldersChanged(
+    files.map((f) => f.oldUri),
+    files.map((f) => f.newUri),
+  ),
+);
+connection.workspace.onDidDeleteFiles(({ files }) =>
+  foldersChanged(
+    files.map((f) => f.uri),
+    [],
+  ),
+);
 
 connection.onDidChangeWatchedFiles(async (params) => {
   const written = new Set<string>();
@@ -291,46 +316,62 @@ async function readyModelOf(uri: string, token: CancellationToken, at?: Position
   return (await runInSlices(steps, () => token.isCancellationRequested)) ? model : undefined;
 }
 
-connection.onCompletion((p, token) => runSafe(connection, 'completion', null, token, () => {
-  const model = modelOf(p.textDocument.uri);
-  return model ? service.doComplete(model, p.position) : null;
-}));
+connection.onCompletion((p, token) =>
+  runSafe(connection, 'completion', null, token, () => {
+    const model = modelOf(p.textDocument.uri);
+    return model ? service.doComplete(model, p.position) : null;
+  }),
+);
 
-connection.onHover((p, token) => runSafeAsync(connection, 'hover', null, token, async () => {
-  const model = await readyModelOf(p.textDocument.uri, token, p.position);
-  return model ? service.doHover(model, p.position) : null;
-}));
+connection.onHover((p, token) =>
+  runSafeAsync(connection, 'hover', null, token, async () => {
+    const model = await readyModelOf(p.textDocument.uri, token, p.position);
+    return model ? service.doHover(model, p.position) : null;
+  }),
+);
 
-connection.onCodeAction((p, token) => runSafe(connection, 'code actions', [], token, () => {
-  const model = modelOf(p.textDocument.uri);
-  const ours = p.context.diagnostics.filter((d) => d.source === 'tooldef' && isRuleCode(d.code));
-  return model ? service.doCodeActions(model, p.range, ours) : [];
-}));
+connection.onCodeAction((p, token) =>
+  runSafe(connection, 'code actions', [], token, () => {
+    const model = modelOf(p.textDocument.uri);
+    const ours = p.context.diagnostics.filter((d) => d.source === 'tooldef' && isRuleCode(d.code));
+    return model ? service.doCodeActions(model, p.range, ours) : [];
+  }),
+);
 
-connection.onDocumentSymbol((p, token) => runSafeAsync(connection, 'document symbols', [], token, async () => {
-  const model = await readyModelOf(p.textDocument.uri, token);
-  return model ? service.findDocumentSymbols(model) : [];
-}));
+connection.onDocumentSymbol((p, token) =>
+  runSafeAsync(connection, 'document symbols', [], token, async () => {
+    const model = await readyModelOf(p.textDocument.uri, token);
+    return model ? service.findDocumentSymbols(model) : [];
+  }),
+);
 
-connection.onDefinition((p, token) => runSafeAsync(connection, 'definition', [], token, async () => {
-  const model = await readyModelOf(p.textDocument.uri, token);
-  return model ? service.findDefinition(model, p.position) : [];
-}));
+connection.onDefinition((p, token) =>
+  runSafeAsync(connection, 'definition', [], token, async () => {
+    const model = await readyModelOf(p.textDocument.uri, token);
+    return model ? service.findDefinition(model, p.position) : [];
+  }),
+);
 
-connection.onReferences((p, token) => runSafeAsync(connection, 'references', [], token, async () => {
-  const model = await readyModelOf(p.textDocument.uri, token);
-  return model ? service.findReferences(model, p.position, p.context.includeDeclaration) : [];
-}));
+connection.onReferences((p, token) =>
+  runSafeAsync(connection, 'references', [], token, async () => {
+    const model = await readyModelOf(p.textDocument.uri, token);
+    return model ? service.findReferences(model, p.position, p.context.includeDeclaration) : [];
+  }),
+);
 
-connection.onDocumentHighlight((p, token) => runSafeAsync(connection, 'document highlights', [], token, async () => {
-  const model = await readyModelOf(p.textDocument.uri, token);
-  return model ? service.findDocumentHighlights(model, p.position) : [];
-}));
+connection.onDocumentHighlight((p, token) =>
+  runSafeAsync(connection, 'document highlights', [], token, async () => {
+    const model = await readyModelOf(p.textDocument.uri, token);
+    return model ? service.findDocumentHighlights(model, p.position) : [];
+  }),
+);
 
-connection.onPrepareRename((p, token) => runSafeAsync(connection, 'prepare rename', null, token, async () => {
-  const model = await readyModelOf(p.textDocument.uri, token);
-  return model ? service.prepareRename(model, p.position) : null;
-}));
+connection.onPrepareRename((p, token) =>
+  runSafeAsync(connection, 'prepare rename', null, token, async () => {
+    const model = await readyModelOf(p.textDocument.uri, token);
+    return model ? service.prepareRename(model, p.position) : null;
+  }),
+);
 
 connection.onRenameRequest(async (p, token) => {
   const result = await runSafeAsync(connection, 'rename', null, token, async () => {
@@ -342,30 +383,40 @@ connection.onRenameRequest(async (p, token) => {
   return 'edit' in result ? result.edit : new ResponseError(ErrorCodes.InvalidRequest, result.error);
 });
 
-connection.onDocumentFormatting((p, token) => runSafe(connection, 'format', [], token, () => {
-  const model = modelOf(p.textDocument.uri);
-  return model ? service.format(model, undefined, p.options) : [];
-}));
+connection.onDocumentFormatting((p, token) =>
+  runSafe(connection, 'format', [], token, () => {
+    const model = modelOf(p.textDocument.uri);
+    return model ? service.format(model, undefined, p.options) : [];
+  }),
+);
 
-connection.onDocumentRangeFormatting((p, token) => runSafe(connection, 'range format', [], token, () => {
-  const model = modelOf(p.textDocument.uri);
-  return model ? service.format(model, p.range, p.options) : [];
-}));
+connection.onDocumentRangeFormatting((p, token) =>
+  runSafe(connection, 'range format', [], token, () => {
+    const model = modelOf(p.textDocument.uri);
+    return model ? service.format(model, p.range, p.options) : [];
+  }),
+);
 
-connection.onFoldingRanges((p, token) => runSafe(connection, 'folding ranges', [], token, () => {
-  const model = modelOf(p.textDocument.uri);
-  return model ? service.getFoldingRanges(model) : [];
-}));
+connection.onFoldingRanges((p, token) =>
+  runSafe(connection, 'folding ranges', [], token, () => {
+    const model = modelOf(p.textDocument.uri);
+    return model ? service.getFoldingRanges(model) : [];
+  }),
+);
 
-connection.onSelectionRanges((p, token) => runSafe(connection, 'selection ranges', [], token, () => {
-  const model = modelOf(p.textDocument.uri);
-  return model ? service.getSelectionRanges(model, p.positions) : [];
-}));
+connection.onSelectionRanges((p, token) =>
+  runSafe(connection, 'selection ranges', [], token, () => {
+    const model = modelOf(p.textDocument.uri);
+    return model ? service.getSelectionRanges(model, p.positions) : [];
+  }),
+);
 
-connection.languages.semanticTokens.on((p, token) => runSafeAsync(connection, 'semantic tokens', { data: [] }, token, async () => {
-  const model = await readyModelOf(p.textDocument.uri, token);
-  return { data: model ? service.getSemanticTokens(model) : [] };
-}));
+connection.languages.semanticTokens.on((p, token) =>
+  runSafeAsync(connection, 'semantic tokens', { data: [] }, token, async () => {
+    const model = await readyModelOf(p.textDocument.uri, token);
+    return { data: model ? service.getSemanticTokens(model) : [] };
+  }),
+);
 
 registerDocumentRequests(connection, {
   synced: (uri, text) => {

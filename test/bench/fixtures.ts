@@ -26,7 +26,6 @@ export interface BenchFile {
   readonly propertyKeyCompletionOffset: number;
 }
 
-
 const WORDS = (
   'the tool reads value input user model prompt answer short list table summary explain each item ' +
   'format output result section heading review detail check ensure return string number date text ' +
@@ -149,7 +148,13 @@ function variables(count: number, kind: FixtureKind, rand: () => number): Variab
         out.push({ name, type: 'single-select', description, default: 'b', allowed_values: ['a', 'b', 'c', 'd'] });
         break;
       case 2:
-        out.push({ name, type: 'multi-select', description, default: ['a', 'c'], allowed_values: ['a', 'b', 'c', 'd'] });
+        out.push({
+          name,
+          type: 'multi-select',
+          description,
+          default: ['a', 'c'],
+          allowed_values: ['a', 'b', 'c', 'd'],
+        });
         break;
       default:
         out.push({ name, type: 'text', description, default: sentence(rand, 6) });
@@ -163,7 +168,7 @@ function pythonSource(lines: number, vars: readonly Variable[], rand: () => numb
   const out: string[] = ['import json', 'import re', 'from datetime import datetime', '', ''];
   let helper = 0;
   while (out.length < lines - vars.length - 12) {
-    out.push(`def helper_${helper}(value, limit=${helper % 50 + 10}):`);
+    out.push(`def helper_${helper}(value, limit=${(helper % 50) + 10}):`);
     out.push(`    """${sentence(rand, 8)}"""`);
     out.push('    items = [part.strip() for part in str(value).split(",") if part.strip()]');
     out.push(`    if len(items) > limit:`);
@@ -287,7 +292,8 @@ function build(size: Size, kind: FixtureKind): BenchFile {
 
 export function generateFixtures(): BenchFile[] {
   const out: BenchFile[] = [];
-  for (const size of ['small', 'large', 'huge'] as const) for (const kind of ['smart', 'llm'] as const) out.push(build(size, kind));
+  for (const size of ['small', 'large', 'huge'] as const)
+    for (const kind of ['smart', 'llm'] as const) out.push(build(size, kind));
   return out;
 }
 

@@ -74,7 +74,10 @@ class Server {
       }
     });
     proc.on('exit', () => (this.exited = true));
-    this.connection = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
+    this.connection = createProtocolConnection(
+      new StreamMessageReader(proc.stdout!),
+      new StreamMessageWriter(proc.stdin!),
+    );
     this.connection.onNotification(PublishDiagnosticsNotification.type, (p: PublishDiagnosticsParams) => {
       const now = performance.now();
       for (let i = this.waiters.length - 1; i >= 0; i--) {
@@ -93,7 +96,12 @@ class Server {
   }
 
   /** Spawns and initializes a server; `initializeMs` is spawn → initialize result. */
-  static async start(root: string, gcHook = false, workspaceFolder?: string, codeCache: string | null = CODE_CACHE): Promise<{ server: Server; initializeMs: number }> {
+  static async start(
+    root: string,
+    gcHook = false,
+    workspaceFolder?: string,
+    codeCache: string | null = CODE_CACHE,
+  ): Promise<{ server: Server; initializeMs: number }> {
     const hook = gcHook ? ['--expose-gc', '-r', join(root, 'test/bench/gc-preload.cjs')] : [];
     // e.g. TOOLDEF_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=out/bench/prof" to profile the servers.
     hook.push(...(process.env.TOOLDEF_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean));
@@ -128,7 +136,11 @@ class Server {
     this.proc.kill('SIGUSR2');
     const m = await reported;
     await sleep(200);
-    return { ...memoryOf(this.pid), heapUsedMB: m.heapUsed / 1024 / 1024, externalMB: (m.external + m.arrayBuffers) / 1024 / 1024 };
+    return {
+      ...memoryOf(this.pid),
+      heapUsedMB: m.heapUsed / 1024 / 1024,
+      externalMB: (m.external + m.arrayBuffers) / 1024 / 1024,
+    };
   }
 
   get pid(): number {
@@ -137,7 +149,13 @@ class Server {
 
   private diagnostics(uri: string, version: number, timeoutMs = 20000): Promise<number> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri}@${version} within ${timeoutMs} ms; server stderr: ${this.stderr}`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(`no diagnostics for ${uri}@${version} within ${timeoutMs} ms; server stderr: ${this.stderr}`),
+          ),
+        timeoutMs,
+      );
       this.waiters.push({
         uri,
         version,
@@ -155,7 +173,9 @@ class Server {
     this.docs.set(file.uri, doc);
     const done = this.diagnostics(file.uri, 1);
     const t0 = performance.now();
-    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: file.uri, languageId: 'tooldef', version: 1, text: file.text } });
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: file.uri, languageId: 'tooldef', version: 1, text: file.text },
+    });
     return (await done) - t0;
   }
 
@@ -165,7 +185,12 @@ class Server {
     return (await done) - t0;
   }
 
-  sendChange(uri: string, startOffset: number, endOffset: number, text: string): { version: number; done: Promise<number>; t0: number } {
+  sendChange(
+    uri: string,
+    startOffset: number,
+    endOffset: number,
+    text: string,
+  ): { version: number; done: Promise<number>; t0: number } {
     const doc = this.docs.get(uri)!;
     const range = { start: doc.positionAt(startOffset), end: doc.positionAt(endOffset) };
     const version = doc.version + 1;
@@ -173,7 +198,10 @@ class Server {
     this.docs.set(uri, next);
     const done = this.diagnostics(uri, version);
     const t0 = performance.now();
-    void this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ range, text }] });
+    void this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: [{ range, text }],
+    });
     return { version, done, t0 };
   }
 
@@ -185,7 +213,8 @@ class Server {
         const match = m.match(pattern);
         if (match) return match;
       }
-      if (performance.now() > deadline) throw new Error(`the server did not log ${String(pattern)} within ${timeoutMs} ms; stderr: ${this.stderr}`);
+      if (performance.now() > deadline)
+        throw new Error(`the server did not log ${String(pattern)} within ${timeoutMs} ms; stderr: ${this.stderr}`);
       await sleep(20);
     }
   }
@@ -244,7 +273,11 @@ export interface LspResult {
   readonly completionAfterEdit: { file: string; stats: Stats };
 }
 
-async function timeRequests(n: number, warmup: number, send: () => Promise<unknown>): Promise<{ stats: Stats; last: unknown }> {
+async function timeRequests(
+  n: number,
+  warmup: number,
+  send: () => Promise<unknown>,
+): Promise<{ stats: Stats; last: unknown }> {
   let last: unknown;
   for (let i = 0; i < warmup; i++) last = await send();
   const samples: number[] = [];
@@ -267,20 +300,31 @@ function describe(answer: unknown): string {
 async function editSession(server: Server, file: BenchFile, reps: number, warmup: number): Promise<Stats> {
   const samples: number[] = [];
   for (let i = 0; i < warmup + reps; i++) {
-    const ms = i % 2 === 0 ? await server.change(file.uri, file.editOffset, file.editOffset, 'x') : await server.change(file.uri, file.editOffset, file.editOffset + 1, '');
+    const ms =
+      i % 2 === 0
+        ? await server.change(file.uri, file.editOffset, file.editOffset, 'x')
+        : await server.change(file.uri, file.editOffset, file.editOffset + 1, '');
     if (i >= warmup) samples.push(ms);
   }
   return stats(samples);
 }
 
-export async function runLspBench(files: readonly BenchFile[], root: string, log: (s: string) => void = () => {}): Promise<LspResult> {
+export async function runLspBench(
+  files: readonly BenchFile[],
+  root: string,
+  log: (s: string) => void = () => {},
+): Promise<LspResult> {
   const byId = (id: string) => files.find((f) => f.id === id)!;
 
   // Node's own start-up on this machine (spawn → exit of an empty script), to read the cold start against.
   const bare: number[] = [];
   for (let i = 0; i < 9; i++) {
     const t0 = performance.now();
-    await new Promise<void>((resolve, reject) => spawn(process.execPath, ['-e', '']).on('exit', () => resolve()).on('error', reject));
+    await new Promise<void>((resolve, reject) =>
+      spawn(process.execPath, ['-e', ''])
+        .on('exit', () => resolve())
+        .on('error', reject),
+    );
     bare.push(performance.now() - t0);
   }
   const nodeBaseline = stats(bare);
@@ -294,7 +338,10 @@ export async function runLspBench(files: readonly BenchFile[], root: string, log
   const cold: number[] = [];
   const uncached: number[] = [];
   for (let i = 0; i < 9; i++) {
-    for (const [samples, cache] of [[cold, CODE_CACHE], [uncached, null]] as const) {
+    for (const [samples, cache] of [
+      [cold, CODE_CACHE],
+      [uncached, null],
+    ] as const) {
       const { server, initializeMs } = await Server.start(root, false, undefined, cache);
       samples.push(initializeMs);
       await server.stop();
@@ -302,7 +349,9 @@ export async function runLspBench(files: readonly BenchFile[], root: string, log
   }
   const coldStart = stats(cold);
   const coldStartUncached = stats(uncached);
-  log(`  cold start median ${coldStart.median.toFixed(1)} ms (without a code cache ${coldStartUncached.median.toFixed(1)} ms)`);
+  log(
+    `  cold start median ${coldStart.median.toFixed(1)} ms (without a code cache ${coldStartUncached.median.toFixed(1)} ms)`,
+  );
 
   // Server A: memory, and everything on the huge files.
   const { server: a } = await Server.start(root, true);
@@ -311,30 +360,45 @@ export async function runLspBench(files: readonly BenchFile[], root: string, log
   const hugeLlm = byId('huge-llm');
   const hugeSmart = byId('huge-smart');
   const didOpen: LspResult['didOpen'] = [];
-  let warmUpMs = NaN;
+  let warmUpMs: number;
   didOpen.push({ file: hugeLlm.id, ms: await a.open(hugeLlm) });
   await sleep(1000);
   const hugeLlmOpen = memoryOf(a.pid);
   didOpen.push({ file: hugeSmart.id, ms: await a.open(hugeSmart) });
   await sleep(1000);
   const bothHugeOpen = memoryOf(a.pid);
-  log(`  memory idle ${idle.rssMB.toFixed(1)} MB, huge LLM open ${hugeLlmOpen.rssMB.toFixed(1)} MB, both huge open ${bothHugeOpen.rssMB.toFixed(1)} MB`);
+  log(
+    `  memory idle ${idle.rssMB.toFixed(1)} MB, huge LLM open ${hugeLlmOpen.rssMB.toFixed(1)} MB, both huge open ${bothHugeOpen.rssMB.toFixed(1)} MB`,
+  );
 
   const didChange: LspResult['didChange'] = [];
   for (const f of [hugeLlm, hugeSmart]) {
-    didChange.push({ file: f.id, where: f.kind === 'llm' ? 'model_prompt' : 'tool_code', stats: await editSession(a, f, 30, 4) });
+    didChange.push({
+      file: f.id,
+      where: f.kind === 'llm' ? 'model_prompt' : 'tool_code',
+      stats: await editSession(a, f, 30, 4),
+    });
     log(`  didChange ${f.id}: median ${didChange[didChange.length - 1].stats.median.toFixed(1)} ms`);
   }
 
   const requests: RequestResult[] = [];
-  const request = async (label: string, server: Server, f: BenchFile, offset: number, kind: 'completion' | 'hover', trigger?: string) => {
+  const request = async (
+    label: string,
+    server: Server,
+    f: BenchFile,
+    offset: number,
+    kind: 'completion' | 'hover',
+    trigger?: string,
+  ) => {
     const position = server.position(f.uri, offset);
     const send = () =>
       kind === 'completion'
         ? server.connection.sendRequest(CompletionRequest.type, {
             textDocument: { uri: f.uri },
             position,
-            context: trigger ? { triggerKind: CompletionTriggerKind.TriggerCharacter, triggerCharacter: trigger } : { triggerKind: CompletionTriggerKind.Invoked },
+            context: trigger
+              ? { triggerKind: CompletionTriggerKind.TriggerCharacter, triggerCharacter: trigger }
+              : { triggerKind: CompletionTriggerKind.Invoked },
           })
         : server.connection.sendRequest(HoverRequest.type, { textDocument: { uri: f.uri }, position });
     const { stats: s, last } = await timeRequests(60, 5, send);
@@ -352,7 +416,9 @@ export async function runLspBench(files: readonly BenchFile[], root: string, log
   const completionPosition = a.position(hugeLlm.uri, hugeLlm.placeholderCompletionOffset!);
   for (let i = 0; i < 24; i++) {
     const { done } =
-      i % 2 === 0 ? a.sendChange(hugeLlm.uri, hugeLlm.editOffset, hugeLlm.editOffset, 'x') : a.sendChange(hugeLlm.uri, hugeLlm.editOffset, hugeLlm.editOffset + 1, '');
+      i % 2 === 0
+        ? a.sendChange(hugeLlm.uri, hugeLlm.editOffset, hugeLlm.editOffset, 'x')
+        : a.sendChange(hugeLlm.uri, hugeLlm.editOffset, hugeLlm.editOffset + 1, '');
     const t0 = performance.now();
     await a.connection.sendRequest(CompletionRequest.type, {
       textDocument: { uri: hugeLlm.uri },
@@ -370,19 +436,36 @@ export async function runLspBench(files: readonly BenchFile[], root: string, log
 
   // Server B: the small and large files.
   const { server: b } = await Server.start(root);
-  for (const id of ['small-smart', 'small-llm', 'large-smart', 'large-llm']) didOpen.push({ file: id, ms: await b.open(byId(id)) });
+  for (const id of ['small-smart', 'small-llm', 'large-smart', 'large-llm'])
+    didOpen.push({ file: id, ms: await b.open(byId(id)) });
   for (const id of ['large-llm', 'large-smart', 'small-llm', 'small-smart']) {
     const f = byId(id);
-    didChange.push({ file: f.id, where: f.kind === 'llm' ? 'model_prompt' : 'tool_code', stats: await editSession(b, f, 60, 6) });
+    didChange.push({
+      file: f.id,
+      where: f.kind === 'llm' ? 'model_prompt' : 'tool_code',
+      stats: await editSession(b, f, 60, 6),
+    });
     log(`  didChange ${f.id}: median ${didChange[didChange.length - 1].stats.median.toFixed(1)} ms`);
   }
   // Another large smart tool opened once the server has analysed Python before (its code differs, so
   // nothing is reused): the first open above pays for compiling the parser and the analysis.
   const largeSmart = byId('large-smart');
-  const another: BenchFile = { ...largeSmart, id: 'large-smart (2nd file, server warm)', uri: largeSmart.uri.replace('.json', '-2.json'), text: largeSmart.text.replace(/helper_/g, 'helper2_') };
+  const another: BenchFile = {
+    ...largeSmart,
+    id: 'large-smart (2nd file, server warm)',
+    uri: largeSmart.uri.replace('.json', '-2.json'),
+    text: largeSmart.text.replace(/helper_/g, 'helper2_'),
+  };
   didOpen.push({ file: another.id, ms: await b.open(another) });
   const largeLlm = byId('large-llm');
-  await request('completion in {{ of the prompt', b, largeLlm, largeLlm.placeholderCompletionOffset!, 'completion', '{');
+  await request(
+    'completion in {{ of the prompt',
+    b,
+    largeLlm,
+    largeLlm.placeholderCompletionOffset!,
+    'completion',
+    '{',
+  );
   await request('hover on a placeholder', b, largeLlm, largeLlm.placeholderHoverOffset!, 'hover');
   await b.stop();
 
@@ -408,12 +491,30 @@ export async function runLspBench(files: readonly BenchFile[], root: string, log
     writeFileSync(path, largeSmart.text);
     const { server: d } = await Server.start(root, false, withLarge);
     await d.waitForLog(/warmed up in (\d+) ms/, 30_000);
-    didOpen.push({ file: 'large-smart (a workspace file, analysed ahead)', ms: await d.open({ ...largeSmart, uri: pathToFileURL(path).href }) });
+    didOpen.push({
+      file: 'large-smart (a workspace file, analysed ahead)',
+      ms: await d.open({ ...largeSmart, uri: pathToFileURL(path).href }),
+    });
     await d.stop();
   } finally {
     rmSync(withLarge, { recursive: true, force: true });
   }
 
   rmSync(dirname(CODE_CACHE), { recursive: true, force: true });
-  return { coldStart, firstStartMs, coldStartUncached, nodeBaseline, idle, hugeLlmOpen, bothHugeOpen, afterSession, afterSessionGc, didOpen, didChange, requests, completionAfterEdit, warmUpMs };
+  return {
+    coldStart,
+    firstStartMs,
+    coldStartUncached,
+    nodeBaseline,
+    idle,
+    hugeLlmOpen,
+    bothHugeOpen,
+    afterSession,
+    afterSessionGc,
+    didOpen,
+    didChange,
+    requests,
+    completionAfterEdit,
+    warmUpMs,
+  };
 }

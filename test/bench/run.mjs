@@ -25,11 +25,16 @@ try {
 } catch {
   // not permitted: run at normal priority
 }
-if (loadBefore[0] > cpus().length * 0.75) log(`warning: the machine is busy (load average ${loadBefore[0].toFixed(2)} on ${cpus().length} CPUs): timings will be inflated and noisy`);
+if (loadBefore[0] > cpus().length * 0.75)
+  log(
+    `warning: the machine is busy (load average ${loadBefore[0].toFixed(2)} on ${cpus().length} CPUs): timings will be inflated and noisy`,
+  );
 if (typeof globalThis.gc !== 'function') log('warning: run with node --expose-gc to collect garbage between phases');
 
 // Bundle sizes first, right after `npm run bench` built them (another build may replace dist/ later).
-const bundles = Object.fromEntries(['server', 'server-main', 'python', 'cli', 'extension'].map((n) => [n, statSync(join(root, 'dist', `${n}.js`)).size]));
+const bundles = Object.fromEntries(
+  ['server', 'server-main', 'python', 'cli', 'extension'].map((n) => [n, statSync(join(root, 'dist', `${n}.js`)).size]),
+);
 // dist/server.js starts dist/server-main.js: the server is both.
 bundles.server += bundles['server-main'];
 const pythonTables = statSync(join(root, 'dist', 'python-tables.grammar-data')).size;
@@ -48,7 +53,6 @@ const service = await runServiceBench(files, root, log);
 globalThis.gc?.();
 log('Language server over stdio…');
 const lsp = await runLspBench(files, root, log);
-
 
 // ------------------------------------------------------------------------------------ checks
 
@@ -70,40 +74,154 @@ for (const r of service) {
   const v = (m) => r[m][basis].median;
   const alt = busy ? 'wall' : 'cpu';
   const altRatio = (a, b) => (r[a][alt].median / r[b][alt].median).toFixed(2);
-  check('validation', `${r.id}: ours ÷ JSON.parse (${basis} median)`, v('ours') / v('jsonParse'), '×', size === 'small' ? undefined : { max: 2 }, `ours ${mp(r.ours.wall)}; JSON.parse ${mp(r.jsonParse.wall)}; by ${alt} time ${altRatio('ours', 'jsonParse')}×`);
-  check('validation', `${r.id}: vscode-json-languageservice ÷ ours (${basis} median)`, v('vscodeJson') / v('ours'), '×', { min: 4 }, `vscode-json ${mp(r.vscodeJson.wall)}; by ${alt} time ${altRatio('vscodeJson', 'ours')}×`);
+  check(
+    'validation',
+    `${r.id}: ours ÷ JSON.parse (${basis} median)`,
+    v('ours') / v('jsonParse'),
+    '×',
+    size === 'small' ? undefined : { max: 2 },
+    `ours ${mp(r.ours.wall)}; JSON.parse ${mp(r.jsonParse.wall)}; by ${alt} time ${altRatio('ours', 'jsonParse')}×`,
+  );
+  check(
+    'validation',
+    `${r.id}: vscode-json-languageservice ÷ ours (${basis} median)`,
+    v('vscodeJson') / v('ours'),
+    '×',
+    { min: 4 },
+    `vscode-json ${mp(r.vscodeJson.wall)}; by ${alt} time ${altRatio('vscodeJson', 'ours')}×`,
+  );
 }
-check('startup', 'cold start: spawn → initialize result, from the code cache as the extension starts it (median of 9)', lsp.coldStart.median, 'ms', { max: 200 }, `p90 ${ms(lsp.coldStart.p90)}, min ${ms(lsp.coldStart.min)}`);
-check('startup', 'cold start without a code cache directory (median of 9, taking turns with the above)', lsp.coldStartUncached.median, 'ms', undefined, `p90 ${ms(lsp.coldStartUncached.p90)}, min ${ms(lsp.coldStartUncached.min)}`);
+check(
+  'startup',
+  'cold start: spawn → initialize result, from the code cache as the extension starts it (median of 9)',
+  lsp.coldStart.median,
+  'ms',
+  { max: 200 },
+  `p90 ${ms(lsp.coldStart.p90)}, min ${ms(lsp.coldStart.min)}`,
+);
+check(
+  'startup',
+  'cold start without a code cache directory (median of 9, taking turns with the above)',
+  lsp.coldStartUncached.median,
+  'ms',
+  undefined,
+  `p90 ${ms(lsp.coldStartUncached.p90)}, min ${ms(lsp.coldStartUncached.min)}`,
+);
 check('startup', 'first start of a build (writes the code cache)', lsp.firstStartMs, 'ms', undefined);
-check('startup', "node itself: spawn → exit of node -e '' (median of 9)", lsp.nodeBaseline.median, 'ms', undefined, `p90 ${ms(lsp.nodeBaseline.p90)}, min ${ms(lsp.nodeBaseline.min)}`);
+check(
+  'startup',
+  "node itself: spawn → exit of node -e '' (median of 9)",
+  lsp.nodeBaseline.median,
+  'ms',
+  undefined,
+  `p90 ${ms(lsp.nodeBaseline.p90)}, min ${ms(lsp.nodeBaseline.min)}`,
+);
 // Edit targets: the prompt (issue 2: large ≤ 10 ms, huge ≤ 40 ms); tool_code with its Python analysis
 // (issue 3: large ≤ 15 ms, small ≤ 5 ms; huge as the prompt).
-const editTarget = (file) => ({ 'large-llm': 10, 'huge-llm': 40, 'large-smart': 15, 'small-smart': 5, 'huge-smart': 40 })[file];
+const editTarget = (file) =>
+  ({ 'large-llm': 10, 'huge-llm': 40, 'large-smart': 15, 'small-smart': 5, 'huge-smart': 40 })[file];
 for (const d of lsp.didChange) {
   const max = editTarget(d.file);
-  check('edit', `${d.file}: didChange in ${d.where} → diagnostics (median)`, d.stats.median, 'ms', max === undefined ? undefined : { max }, `p90 ${ms(d.stats.p90)}, max ${ms(d.stats.max)}, n=${d.stats.n}`);
+  check(
+    'edit',
+    `${d.file}: didChange in ${d.where} → diagnostics (median)`,
+    d.stats.median,
+    'ms',
+    max === undefined ? undefined : { max },
+    `p90 ${ms(d.stats.p90)}, max ${ms(d.stats.max)}, n=${d.stats.n}`,
+  );
 }
 // Issue 3: opening the large smart tool (≈5,300 lines of tool_code, Python analysis included) ≤ 100 ms,
 // judged on the first such open after the server started; a second large file is shown for comparison.
-for (const o of lsp.didOpen) check('open', `${o.file}: didOpen → first diagnostics`, o.ms, 'ms', o.file === 'large-smart' ? { max: 100 } : undefined);
-check('open', 'Python warm-up at start-up (workspace with smart tools; wall time, in slices)', lsp.warmUpMs, 'ms', undefined);
+for (const o of lsp.didOpen)
+  check(
+    'open',
+    `${o.file}: didOpen → first diagnostics`,
+    o.ms,
+    'ms',
+    o.file === 'large-smart' ? { max: 100 } : undefined,
+  );
+check(
+  'open',
+  'Python warm-up at start-up (workspace with smart tools; wall time, in slices)',
+  lsp.warmUpMs,
+  'ms',
+  undefined,
+);
 for (const q of lsp.requests) {
   const huge = q.file.startsWith('huge');
   const isCompletion = q.label.startsWith('completion');
   const target = !huge ? undefined : isCompletion ? { max: 10 } : { max: 2 };
-  check(isCompletion ? 'completion' : 'hover', `${q.file}: ${q.label} (p90)`, q.stats.p90, 'ms', target, `p50 ${ms(q.stats.median)}, max ${ms(q.stats.max)}; answer: ${q.answer}`);
+  check(
+    isCompletion ? 'completion' : 'hover',
+    `${q.file}: ${q.label} (p90)`,
+    q.stats.p90,
+    'ms',
+    target,
+    `p50 ${ms(q.stats.median)}, max ${ms(q.stats.max)}; answer: ${q.answer}`,
+  );
 }
-check('completion', `${lsp.completionAfterEdit.file}: completion sent right after a didChange (p90)`, lsp.completionAfterEdit.stats.p90, 'ms', undefined, `p50 ${ms(lsp.completionAfterEdit.stats.median)}`);
+check(
+  'completion',
+  `${lsp.completionAfterEdit.file}: completion sent right after a didChange (p90)`,
+  lsp.completionAfterEdit.stats.p90,
+  'ms',
+  undefined,
+  `p50 ${ms(lsp.completionAfterEdit.stats.median)}`,
+);
 check('memory', 'server RSS idle after initialize', lsp.idle.rssMB, 'MB', { max: 60 });
-check('memory', 'server RSS with the huge LLM file open', lsp.hugeLlmOpen.rssMB, 'MB', { max: 100 }, `peak (VmHWM) ${lsp.hugeLlmOpen.hwmMB.toFixed(1)} MB`);
-check('memory', 'server RSS with both huge files open (Python analysis included)', lsp.bothHugeOpen.rssMB, 'MB', { max: 150 }, `peak (VmHWM) ${lsp.bothHugeOpen.hwmMB.toFixed(1)} MB`);
-check('memory', 'server RSS after the huge-file edit/completion session', lsp.afterSession.rssMB, 'MB', undefined, `peak (VmHWM) ${lsp.afterSession.hwmMB.toFixed(1)} MB`);
-check('memory', 'server RSS after that session and a forced full GC', lsp.afterSessionGc.rssMB, 'MB', undefined, `JS heap used ${lsp.afterSessionGc.heapUsedMB.toFixed(1)} MB, external+buffers ${lsp.afterSessionGc.externalMB.toFixed(1)} MB`);
+check(
+  'memory',
+  'server RSS with the huge LLM file open',
+  lsp.hugeLlmOpen.rssMB,
+  'MB',
+  { max: 100 },
+  `peak (VmHWM) ${lsp.hugeLlmOpen.hwmMB.toFixed(1)} MB`,
+);
+check(
+  'memory',
+  'server RSS with both huge files open (Python analysis included)',
+  lsp.bothHugeOpen.rssMB,
+  'MB',
+  { max: 150 },
+  `peak (VmHWM) ${lsp.bothHugeOpen.hwmMB.toFixed(1)} MB`,
+);
+check(
+  'memory',
+  'server RSS after the huge-file edit/completion session',
+  lsp.afterSession.rssMB,
+  'MB',
+  undefined,
+  `peak (VmHWM) ${lsp.afterSession.hwmMB.toFixed(1)} MB`,
+);
+check(
+  'memory',
+  'server RSS after that session and a forced full GC',
+  lsp.afterSessionGc.rssMB,
+  'MB',
+  undefined,
+  `JS heap used ${lsp.afterSessionGc.heapUsedMB.toFixed(1)} MB, external+buffers ${lsp.afterSessionGc.externalMB.toFixed(1)} MB`,
+);
 check('bundle', 'dist/server.js + server-main.js (minified)', bundles.server / 1024, 'KiB', { max: 400 });
-check('bundle', 'dist/server.js + server-main.js + python.js: all JavaScript the server may load', (bundles.server + bundles.python) / 1024, 'KiB', { max: 400 }, `python.js ${kb(bundles.python)}, parse tables (data file) ${kb(pythonTables)}`);
+check(
+  'bundle',
+  'dist/server.js + server-main.js + python.js: all JavaScript the server may load',
+  (bundles.server + bundles.python) / 1024,
+  'KiB',
+  { max: 400 },
+  `python.js ${kb(bundles.python)}, parse tables (data file) ${kb(pythonTables)}`,
+);
 check('bundle', 'dist/cli.js (minified)', bundles.cli / 1024, 'KiB', undefined);
-check('bundle', 'dist/extension.js', bundles.extension / 1024, 'KiB', undefined, extensionIsDevBuild ? 'NOT a production build: run node scripts/build.mjs --production first' : 'minified (production build)');
+check(
+  'bundle',
+  'dist/extension.js',
+  bundles.extension / 1024,
+  'KiB',
+  undefined,
+  extensionIsDevBuild
+    ? 'NOT a production build: run node scripts/build.mjs --production first'
+    : 'minified (production build)',
+);
 
 // ------------------------------------------------------------------------------------ report
 
@@ -120,12 +238,29 @@ function table(headers, rows) {
 }
 
 const out = [];
-out.push('\nValidation, in one process: wall-clock median / p90 per call, then [CPU-time median], in ms. Fresh TextDocument per call;');
-out.push('the methods take turns in rounds; V8 collects garbage as it comes, inside the timed blocks. Ratios use ' + (busy ? 'CPU-time medians (machine busy).\n' : 'wall-clock medians.\n'));
+out.push(
+  '\nValidation, in one process: wall-clock median / p90 per call, then [CPU-time median], in ms. Fresh TextDocument per call;',
+);
+out.push(
+  'the methods take turns in rounds; V8 collects garbage as it comes, inside the timed blocks. Ratios use ' +
+    (busy ? 'CPU-time medians (machine busy).\n' : 'wall-clock medians.\n'),
+);
 const cell = (c) => `${c.wall.median.toFixed(3)} / ${c.wall.p90.toFixed(3)} [${c.cpu.median.toFixed(3)}]`;
 out.push(
   table(
-    ['file', 'size', 'JSON.parse', 'vscode-json-languageservice', 'ours (parse + doValidation)', 'ours: parse only', 'ours + every position', 'ours 1st call', 'ours ÷ JSON.parse', 'vscode-json ÷ ours', 'diagnostics: ours | vscode-json'],
+    [
+      'file',
+      'size',
+      'JSON.parse',
+      'vscode-json-languageservice',
+      'ours (parse + doValidation)',
+      'ours: parse only',
+      'ours + every position',
+      'ours 1st call',
+      'ours ÷ JSON.parse',
+      'vscode-json ÷ ours',
+      'diagnostics: ours | vscode-json',
+    ],
     service.map((r) => [
       r.id,
       kb(r.bytes),
@@ -148,7 +283,11 @@ out.push(
     checks.map((c) => [
       c.measure,
       fmt(c.value, c.unit),
-      c.target === undefined ? '(info)' : 'max' in c.target ? `≤ ${fmt(c.target.max, c.unit)}` : `≥ ${fmt(c.target.min, c.unit)}`,
+      c.target === undefined
+        ? '(info)'
+        : 'max' in c.target
+          ? `≤ ${fmt(c.target.max, c.unit)}`
+          : `≥ ${fmt(c.target.min, c.unit)}`,
       c.pass === undefined ? '' : c.pass ? 'PASS' : 'FAIL',
       c.detail,
     ]),
@@ -156,8 +295,12 @@ out.push(
 );
 const failed = checks.filter((c) => c.pass === false);
 const elapsed = (performance.now() - started) / 1000;
-const load = `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${loadavg().map((l) => l.toFixed(2)).join(' ')} after, ${cpus().length} CPUs`;
-out.push(`\n${checks.filter((c) => c.pass).length} PASS, ${failed.length} FAIL (bench took ${elapsed.toFixed(0)} s on node ${process.version}; ${load})`);
+const load = `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ')} after, ${cpus().length} CPUs`;
+out.push(
+  `\n${checks.filter((c) => c.pass).length} PASS, ${failed.length} FAIL (bench took ${elapsed.toFixed(0)} s on node ${process.version}; ${load})`,
+);
 console.log(out.join('\n'));
 
 mkdirSync(join(root, 'out/bench'), { recursive: true });

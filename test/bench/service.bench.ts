@@ -39,14 +39,22 @@ function options(file: BenchFile): CompareOptions {
       : { warmup: 2, perRound: 2, minRounds: 6, maxRounds: 20, budgetMs: 6000 };
 }
 
-export async function runServiceBench(files: readonly BenchFile[], root: string, log: (s: string) => void = () => {}): Promise<ServiceResult[]> {
+export async function runServiceBench(
+  files: readonly BenchFile[],
+  root: string,
+  log: (s: string) => void = () => {},
+): Promise<ServiceResult[]> {
   // The ≤ 2× JSON.parse target covers everything but the embedded Python, measured through LSP instead.
   const ours = getLanguageService({ embeddedPython: false });
   const vscodeJson = new Map<string, jsonls.LanguageService>();
   for (const kind of ['smart-tool', 'llm-tool'] as const) {
     const schema = JSON.parse(readFileSync(join(root, 'schemas', `${kind}.schema.json`), 'utf8'));
     const ls = jsonls.getLanguageService({});
-    ls.configure({ validate: true, allowComments: false, schemas: [{ uri: `tooldef://schemas/${kind}`, fileMatch: ['*'], schema }] });
+    ls.configure({
+      validate: true,
+      allowComments: false,
+      schemas: [{ uri: `tooldef://schemas/${kind}`, fileMatch: ['*'], schema }],
+    });
     vscodeJson.set(kind, ls);
   }
 
@@ -102,7 +110,9 @@ export async function runServiceBench(files: readonly BenchFile[], root: string,
       vscodeJsonDiagnostics,
     };
     results.push(r);
-    log(`  ${file.id}: JSON.parse ${r.jsonParse.wall.median.toFixed(3)} ms, vscode-json ${r.vscodeJson.wall.median.toFixed(3)} ms, ours ${r.ours.wall.median.toFixed(3)} ms (wall medians)`);
+    log(
+      `  ${file.id}: JSON.parse ${r.jsonParse.wall.median.toFixed(3)} ms, vscode-json ${r.vscodeJson.wall.median.toFixed(3)} ms, ours ${r.ours.wall.median.toFixed(3)} ms (wall medians)`,
+    );
   }
   return results;
 }

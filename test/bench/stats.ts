@@ -19,7 +19,14 @@ export function stats(samples: readonly number[]): Stats {
     const hi = Math.ceil(i);
     return s[lo] + (s[hi] - s[lo]) * (i - lo);
   };
-  return { n: s.length, median: q(0.5), p90: q(0.9), min: s[0], max: s[s.length - 1], mean: s.reduce((a, b) => a + b, 0) / s.length };
+  return {
+    n: s.length,
+    median: q(0.5),
+    p90: q(0.9),
+    min: s[0],
+    max: s[s.length - 1],
+    mean: s.reduce((a, b) => a + b, 0) / s.length,
+  };
 }
 
 export interface CompareOptions {
@@ -54,7 +61,10 @@ export interface Compared {
  * 2–4×, so much that parsing and validating the large LLM file in process measured slower
  * (5.2 ms) than the same work as a whole LSP didChange → publishDiagnostics round trip (4.6 ms).
  */
-export async function compare(methods: Record<string, () => unknown>, o: CompareOptions): Promise<Record<string, Compared>> {
+export async function compare(
+  methods: Record<string, () => unknown>,
+  o: CompareOptions,
+): Promise<Record<string, Compared>> {
   const names = Object.keys(methods);
   const wall: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   const cpu: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));

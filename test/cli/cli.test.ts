@@ -121,7 +121,11 @@ function parseText(stdout: string, prefix: string | RegExp): Reported {
 
 function fromJson(reports: JsonReport[], prefix: string): Reported {
   const out: Reported = new Map();
-  for (const r of reports) out.set(r.file.split('\\').join('/').replace(prefix, ''), r.diagnostics.map((d) => ({ code: d.code, line: d.range.start.line + 1 })));
+  for (const r of reports)
+    out.set(
+      r.file.split('\\').join('/').replace(prefix, ''),
+      r.diagnostics.map((d) => ({ code: d.code, line: d.range.start.line + 1 })),
+    );
   return out;
 }
 
@@ -140,10 +144,13 @@ function diffFile(file: string, expected: readonly Expected[], got: readonly { c
     return true;
   };
   // Exact lines first, so a `null` expectation cannot steal a diagnostic another one needs.
-  for (const e of expected.filter((x) => x.line !== null)) if (!take((g) => g.code === e.code && g.line === e.line)) missing.push(`${e.code}@${e.line}`);
-  for (const e of expected.filter((x) => x.line === null)) if (!take((g) => g.code === e.code)) missing.push(`${e.code}@any line`);
+  for (const e of expected.filter((x) => x.line !== null))
+    if (!take((g) => g.code === e.code && g.line === e.line)) missing.push(`${e.code}@${e.line}`);
+  for (const e of expected.filter((x) => x.line === null))
+    if (!take((g) => g.code === e.code)) missing.push(`${e.code}@any line`);
   if (!missing.length && !remaining.length) return '';
-  const list = (l: readonly { code: string; line: number | null }[]) => l.map((g) => `${g.code}@${g.line ?? 'any line'}`).join(', ') || '(nothing)';
+  const list = (l: readonly { code: string; line: number | null }[]) =>
+    l.map((g) => `${g.code}@${g.line ?? 'any line'}`).join(', ') || '(nothing)';
   return [
     `${file}:`,
     `    missing:    ${missing.join(', ') || '-'}`,
@@ -161,7 +168,8 @@ function diffAgainstExpected(reported: Reported): string {
     const got = reported.get(file) ?? [];
     const expected = EXPECTED[file];
     if (!expected) {
-      if (got.length) blocks.push(`${file}: not in expected.json, but reported ${got.map((g) => `${g.code}@${g.line}`).join(', ')}`);
+      if (got.length)
+        blocks.push(`${file}: not in expected.json, but reported ${got.map((g) => `${g.code}@${g.line}`).join(', ')}`);
       continue;
     }
     const block = diffFile(file, expected, got);
@@ -170,14 +178,17 @@ function diffAgainstExpected(reported: Reported): string {
   return blocks.join('\n');
 }
 
-const VALID = Object.keys(EXPECTED).filter((f) => EXPECTED[f].length === 0 && (f.startsWith('llm/') || f.startsWith('smart/')));
+const VALID = Object.keys(EXPECTED).filter(
+  (f) => EXPECTED[f].length === 0 && (f.startsWith('llm/') || f.startsWith('smart/')),
+);
 const BROKEN = Object.keys(EXPECTED).filter((f) => f.startsWith('broken/'));
 
 describe('tooldef check examples', () => {
   test('the fixture lists are what this suite assumes', () => {
     assert.ok(VALID.length >= 8, `valid examples: ${VALID.join(', ')}`);
     assert.ok(BROKEN.length >= 12, `broken examples: ${BROKEN.join(', ')}`);
-    for (const f of Object.keys(EXPECTED)) assert.ok(existsSync(join(ROOT, 'examples', f)), `expected.json names a missing file ${f}`);
+    for (const f of Object.keys(EXPECTED))
+      assert.ok(existsSync(join(ROOT, 'examples', f)), `expected.json names a missing file ${f}`);
   });
 
   test('text output reports exactly the codes and lines of examples/expected.json, and exits 1', () => {
@@ -196,7 +207,11 @@ describe('tooldef check examples', () => {
     const reports = JSON.parse(r.stdout) as JsonReport[];
     const diff = diffAgainstExpected(fromJson(reports, 'examples/'));
     assert.equal(diff, '', `tooldef check --format json examples disagrees with examples/expected.json:\n${diff}`);
-    const wrong = reports.flatMap((rep) => rep.diagnostics.filter((d) => SEVERITY[d.code] !== d.severity).map((d) => `${rep.file}: ${d.code} is ${d.severity}, the catalogue says ${SEVERITY[d.code]}`));
+    const wrong = reports.flatMap((rep) =>
+      rep.diagnostics
+        .filter((d) => SEVERITY[d.code] !== d.severity)
+        .map((d) => `${rep.file}: ${d.code} is ${d.severity}, the catalogue says ${SEVERITY[d.code]}`),
+    );
     assert.deepEqual(wrong, []);
     // A directory walk skips files that are not definitions.
     const files = reports.map((rep) => rep.file);
@@ -243,7 +258,13 @@ describe('tooldef check --format json', () => {
     assert.ok(Array.isArray(reports));
     assert.ok(reports.length >= VALID.length + BROKEN.length - 3, `only ${reports.length} files reported`);
     const isPos = (p: unknown): boolean =>
-      !!p && typeof p === 'object' && Object.keys(p).sort().join() === 'character,line' && Number.isInteger((p as { line: number }).line) && (p as { line: number }).line >= 0 && Number.isInteger((p as { character: number }).character) && (p as { character: number }).character >= 0;
+      !!p &&
+      typeof p === 'object' &&
+      Object.keys(p).sort().join() === 'character,line' &&
+      Number.isInteger((p as { line: number }).line) &&
+      (p as { line: number }).line >= 0 &&
+      Number.isInteger((p as { character: number }).character) &&
+      (p as { character: number }).character >= 0;
     for (const rep of reports as JsonReport[]) {
       assert.deepEqual(Object.keys(rep).sort(), ['diagnostics', 'file', 'kind']);
       assert.equal(typeof rep.file, 'string');
@@ -257,7 +278,10 @@ describe('tooldef check --format json', () => {
         assert.deepEqual(Object.keys(d.range).sort(), ['end', 'start']);
         assert.ok(isPos(d.range.start) && isPos(d.range.end), JSON.stringify(d.range));
         const { start, end } = d.range;
-        assert.ok(end.line > start.line || (end.line === start.line && end.character >= start.character), `${rep.file}: ${JSON.stringify(d)}`);
+        assert.ok(
+          end.line > start.line || (end.line === start.line && end.character >= start.character),
+          `${rep.file}: ${JSON.stringify(d)}`,
+        );
       }
     }
     const byFile = new Map((reports as JsonReport[]).map((rep) => [rep.file, rep]));
@@ -269,7 +293,9 @@ describe('tooldef check --format json', () => {
     // Ranges are exact: the unknown placeholder of blog-post-writer covers `{{langauge}}`.
     const blog = byFile.get('examples/broken/blog-post-writer.json')!;
     const unknown = blog.diagnostics.find((d) => d.code === 'unknown-placeholder')!;
-    const line = readFileSync(join(ROOT, 'examples/broken/blog-post-writer.json'), 'utf8').split('\n')[unknown.range.start.line];
+    const line = readFileSync(join(ROOT, 'examples/broken/blog-post-writer.json'), 'utf8').split('\n')[
+      unknown.range.start.line
+    ];
     assert.equal(line.slice(unknown.range.start.character, unknown.range.end.character), '{{langauge}}');
   });
 });
@@ -297,7 +323,12 @@ describe('tooldef check --format sarif', () => {
       ruleIndex?: number;
       level: string;
       message: { text: string };
-      locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number; endLine: number; endColumn: number } } }[];
+      locations: {
+        physicalLocation: {
+          artifactLocation: { uri: string };
+          region: { startLine: number; startColumn: number; endLine: number; endColumn: number };
+        };
+      }[];
     }[] = run.results;
     const json = JSON.parse(cli(['check', '--format', 'json', 'examples']).stdout) as JsonReport[];
     const flat = json.flatMap((rep) => rep.diagnostics.map((d) => ({ file: rep.file, d })));
@@ -330,7 +361,10 @@ describe('tooldef check --format sarif', () => {
   test('a file named explicitly that is not a definition has its rule in the driver too', () => {
     const r = cli(['check', '--format', 'sarif', 'examples/not-a-definition/settings.json']);
     const run = JSON.parse(r.stdout).runs[0];
-    assert.deepEqual(run.results.map((x: { ruleId: string }) => x.ruleId), ['not-a-definition']);
+    assert.deepEqual(
+      run.results.map((x: { ruleId: string }) => x.ruleId),
+      ['not-a-definition'],
+    );
     assert.ok(run.tool.driver.rules.some((rule: { id: string }) => rule.id === 'not-a-definition'));
   });
 });
@@ -345,10 +379,17 @@ describe('tooldef check: usage errors exit 2', () => {
 
   test('unknown option', () => usage(cli(['check', '--bogus', 'examples']), /^tooldef: Unknown option --bogus\./));
   test('no path', () => usage(cli(['check']), /^tooldef: Name at least one file or directory to check\./));
-  test('bad --format value', () => usage(cli(['check', '--format', 'xml', 'examples']), /--format must be text, json or sarif, not "xml"/));
-  test('bad --kind value', () => usage(cli(['check', '--kind', 'python', 'examples']), /--kind must be smart or llm, not "python"/));
-  test('unknown rule in --rule', () => usage(cli(['check', '--rule', 'no-such-rule=off', 'examples']), /--rule: unknown rule "no-such-rule"/));
-  test('bad severity in --rule', () => usage(cli(['check', '--rule', 'file-name-mismatch=loud', 'examples']), /severity must be error, warning, information, hint or off/));
+  test('bad --format value', () =>
+    usage(cli(['check', '--format', 'xml', 'examples']), /--format must be text, json or sarif, not "xml"/));
+  test('bad --kind value', () =>
+    usage(cli(['check', '--kind', 'python', 'examples']), /--kind must be smart or llm, not "python"/));
+  test('unknown rule in --rule', () =>
+    usage(cli(['check', '--rule', 'no-such-rule=off', 'examples']), /--rule: unknown rule "no-such-rule"/));
+  test('bad severity in --rule', () =>
+    usage(
+      cli(['check', '--rule', 'file-name-mismatch=loud', 'examples']),
+      /severity must be error, warning, information, hint or off/,
+    ));
   test('--format without a value', () => usage(cli(['check', 'examples', '--format']), /--format needs a value/));
   test('unknown command', () => usage(cli(['lint', 'examples']), /unknown command "lint"/));
 
@@ -363,7 +404,10 @@ describe('tooldef check: usage errors exit 2', () => {
     const r = cli(['check', '--format', 'json', 'examples/llm/translator.json', 'missing-dir/x.json']);
     assert.equal(r.code, 2, show(r));
     const reports = JSON.parse(r.stdout) as JsonReport[];
-    assert.deepEqual(reports.map((x) => x.file), ['examples/llm/translator.json']);
+    assert.deepEqual(
+      reports.map((x) => x.file),
+      ['examples/llm/translator.json'],
+    );
     assert.match(r.stderr, /cannot read missing-dir\/x\.json/);
   });
 });
@@ -375,7 +419,10 @@ describe('tooldef check: kinds, rules and the workspace', () => {
     const [rep, ...rest] = JSON.parse(r.stdout) as JsonReport[];
     assert.equal(rest.length, 0);
     assert.equal(rep.kind, null);
-    assert.deepEqual(rep.diagnostics.map((d) => [d.code, d.severity]), [['not-a-definition', 'error']]);
+    assert.deepEqual(
+      rep.diagnostics.map((d) => [d.code, d.severity]),
+      [['not-a-definition', 'error']],
+    );
     assert.match(rep.diagnostics[0].message, /--kind/);
     const text = cli(['check', 'examples/not-a-definition/settings.json']);
     assert.match(text.stdout, /^examples\/not-a-definition\/settings\.json:1:1 error not-a-definition /);
@@ -384,7 +431,10 @@ describe('tooldef check: kinds, rules and the workspace', () => {
   test('--rule applies to not-a-definition like to every other rule', () => {
     const file = 'examples/not-a-definition/settings.json';
     const warning = cli(['check', '--format', 'json', '--rule', 'not-a-definition=warning', file]);
-    assert.deepEqual((JSON.parse(warning.stdout) as JsonReport[])[0].diagnostics.map((d) => [d.code, d.severity]), [['not-a-definition', 'warning']]);
+    assert.deepEqual(
+      (JSON.parse(warning.stdout) as JsonReport[])[0].diagnostics.map((d) => [d.code, d.severity]),
+      [['not-a-definition', 'warning']],
+    );
     assert.equal(warning.code, 0, show(warning));
     const off = cli(['check', '--rule', 'not-a-definition=off', file]);
     assert.equal(off.stdout, '', show(off));
@@ -405,8 +455,18 @@ describe('tooldef check: kinds, rules and the workspace', () => {
       assert.equal(d.range.start.line + 1, 4, 'anchored on the "metadata": { line');
     }
     // The smart-tool warnings come along: description is present, usage_notes and the others are not.
-    const recommended = rep.diagnostics.filter((d) => d.code === 'missing-recommended-field').map((d) => /`(\w+)`/.exec(d.message)?.[1]).sort();
-    assert.deepEqual(recommended, ['creator', 'expected_output', 'model_version', 'timestamp', 'usage_notes', 'variables']);
+    const recommended = rep.diagnostics
+      .filter((d) => d.code === 'missing-recommended-field')
+      .map((d) => /`(\w+)`/.exec(d.message)?.[1])
+      .sort();
+    assert.deepEqual(recommended, [
+      'creator',
+      'expected_output',
+      'model_version',
+      'timestamp',
+      'usage_notes',
+      'variables',
+    ]);
   });
 
   test('--kind llm on that file gives the LLM requirements', () => {
@@ -414,7 +474,13 @@ describe('tooldef check: kinds, rules and the workspace', () => {
     assert.equal(r.code, 1, show(r));
     const [rep] = JSON.parse(r.stdout) as JsonReport[];
     assert.equal(rep.kind, 'llm');
-    assert.deepEqual(rep.diagnostics.filter((d) => d.code === 'missing-field').map((d) => /`(\w+)`/.exec(d.message)?.[1]).sort(), ['creator', 'model_prompt', 'model_version', 'timestamp']);
+    assert.deepEqual(
+      rep.diagnostics
+        .filter((d) => d.code === 'missing-field')
+        .map((d) => /`(\w+)`/.exec(d.message)?.[1])
+        .sort(),
+      ['creator', 'model_prompt', 'model_version', 'timestamp'],
+    );
   });
 
   test('unknown-field messages list the known fields (never an empty list)', () => {
@@ -430,12 +496,21 @@ describe('tooldef check: kinds, rules and the workspace', () => {
     const base = cli(['check', '--format', 'json', file]);
     assert.equal(base.code, 0, show(base));
     const codes = (r: Run) => (JSON.parse(r.stdout) as JsonReport[])[0].diagnostics.map((d) => d.code).sort();
-    assert.deepEqual(codes(base), ['file-name-mismatch', 'missing-recommended-field', 'model-version-string', 'unknown-field']);
+    assert.deepEqual(codes(base), [
+      'file-name-mismatch',
+      'missing-recommended-field',
+      'model-version-string',
+      'unknown-field',
+    ]);
 
     for (const args of [['--rule', 'file-name-mismatch=off'], ['--rule=file-name-mismatch=off']]) {
       const off = cli(['check', '--format', 'json', ...args, file]);
       assert.equal(off.code, 0, show(off));
-      assert.deepEqual(codes(off), ['missing-recommended-field', 'model-version-string', 'unknown-field'], args.join(' '));
+      assert.deepEqual(
+        codes(off),
+        ['missing-recommended-field', 'model-version-string', 'unknown-field'],
+        args.join(' '),
+      );
     }
     const text = cli(['check', '--rule', 'file-name-mismatch=off', file]);
     assert.doesNotMatch(text.stdout, /file-name-mismatch/);
@@ -465,7 +540,11 @@ describe('tooldef check: kinds, rules and the workspace', () => {
       assert.deepEqual([...byFile.keys()].sort(), ['a/shared.json', 'b/shared.json', 'other.json']);
       for (const f of ['a/shared.json', 'b/shared.json']) {
         const ds = byFile.get(f)!;
-        assert.deepEqual(ds.map((d) => [d.code, d.severity]), [['duplicate-tool-name', 'warning']], f);
+        assert.deepEqual(
+          ds.map((d) => [d.code, d.severity]),
+          [['duplicate-tool-name', 'warning']],
+          f,
+        );
         assert.match(ds[0].message, /"shared"/);
         const line = text.split('\n')[ds[0].range.start.line];
         assert.equal(line.slice(ds[0].range.start.character, ds[0].range.end.character), '"shared"');
@@ -478,7 +557,10 @@ describe('tooldef check: kinds, rules and the workspace', () => {
       assert.equal(r.code, 0, show(r));
       const lines = r.stdout.trim().split('\n');
       assert.equal(lines.length, 2, show(r));
-      assert.ok(lines.every((l) => / warning duplicate-tool-name /.test(l)), show(r));
+      assert.ok(
+        lines.every((l) => / warning duplicate-tool-name /.test(l)),
+        show(r),
+      );
       assert.ok(lines[0].startsWith('a/shared.json:') || lines[0].startsWith('a\\shared.json:'), lines[0]);
     });
 

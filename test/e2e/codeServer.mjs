@@ -17,8 +17,15 @@ export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const RESULTS_DIR = join(REPO, 'test-results', 'e2e');
 const SETUP_SCRIPT = join(REPO, 'scripts', 'setup-code-server.sh');
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 /** Polls `fn` until it returns something truthy; rethrows its last error on timeout. */
 export async function waitFor(fn, { timeout = 30_000, interval = 250, what = 'condition' } = {}) {
@@ -28,10 +35,13 @@ export async function waitFor(fn, { timeout = 30_000, interval = 250, what = 'co
     try {
       const value = await fn();
       if (value) return value;
-    } catch (e) { lastError = e; }
+    } catch (e) {
+      lastError = e;
+    }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeout} ms waiting for ${what}` +
-        (lastError ? `: ${lastError.message}` : ''));
+      throw new Error(
+        `timed out after ${timeout} ms waiting for ${what}` + (lastError ? `: ${lastError.message}` : ''),
+      );
     }
     await sleep(interval);
   }
@@ -43,7 +53,11 @@ export async function waitFor(fn, { timeout = 30_000, interval = 250, what = 'co
 const liveGroups = new Map();
 const tempDirs = new Set();
 function killGroup(pgid, signal) {
-  try { process.kill(-pgid, signal); } catch { /* ESRCH: group already gone */ }
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    /* ESRCH: group already gone */
+  }
 }
 let exitHooksInstalled = false;
 function installExitHooks() {
@@ -87,7 +101,9 @@ export async function ensureCodeServer({ signal } = {}) {
   const onAbort = () => killGroup(child.pid, 'SIGTERM');
   signal?.addEventListener('abort', onAbort);
   let out = '';
-  child.stdout.on('data', (d) => { out += d; });
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
   try {
     const code = await new Promise((res, rej) => child.on('error', rej).on('close', res));
     if (code !== 0) throw new Error(`${SETUP_SCRIPT} failed with exit code ${code}`);
@@ -126,7 +142,11 @@ const DEFAULT_SETTINGS = {
 };
 
 function tail(file, chars = 3000) {
-  try { return readFileSync(file, 'utf8').slice(-chars); } catch { return ''; }
+  try {
+    return readFileSync(file, 'utf8').slice(-chars);
+  } catch {
+    return '';
+  }
 }
 
 /**
@@ -141,15 +161,29 @@ export async function startCodeServer({ vsix, folder, trust = false, settings = 
   const root = await makeTempDir('code-server-e2e-');
   const userData = join(root, 'user-data');
   await mkdir(join(userData, 'User'), { recursive: true });
-  await writeFile(join(userData, 'User', 'settings.json'), JSON.stringify(
-    { ...DEFAULT_SETTINGS, 'security.workspace.trust.enabled': trust, ...settings }, null, 2));
+  await writeFile(
+    join(userData, 'User', 'settings.json'),
+    JSON.stringify({ ...DEFAULT_SETTINGS, 'security.workspace.trust.enabled': trust, ...settings }, null, 2),
+  );
   // An explicit --config and private XDG dirs keep code-server from writing its default
   // config (with a password) and state under the real $HOME.
   await writeFile(join(root, 'config.yaml'), '');
-  const env = { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg-config'),
-    XDG_DATA_HOME: join(root, 'xdg-data'), XDG_CACHE_HOME: join(root, 'xdg-cache'), ...extraEnv };
-  const common = [entry, '--config', join(root, 'config.yaml'), '--user-data-dir', userData,
-    '--extensions-dir', join(root, 'extensions')];
+  const env = {
+    ...process.env,
+    XDG_CONFIG_HOME: join(root, 'xdg-config'),
+    XDG_DATA_HOME: join(root, 'xdg-data'),
+    XDG_CACHE_HOME: join(root, 'xdg-cache'),
+    ...extraEnv,
+  };
+  const common = [
+    entry,
+    '--config',
+    join(root, 'config.yaml'),
+    '--user-data-dir',
+    userData,
+    '--extensions-dir',
+    join(root, 'extensions'),
+  ];
 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -162,8 +196,10 @@ export async function startCodeServer({ vsix, folder, trust = false, settings = 
     if (child) {
       if (child.exitCode === null && child.signalCode === null) {
         killGroup(child.pid, 'SIGTERM');
-        await waitFor(() => child.exitCode !== null || child.signalCode !== null,
-          { timeout: 5000, what: 'code-server to exit' }).catch(() => {});
+        await waitFor(() => child.exitCode !== null || child.signalCode !== null, {
+          timeout: 5000,
+          what: 'code-server to exit',
+        }).catch(() => {});
       }
       // Sweep the rest of the group (extension host, watcher) even if the leader is gone.
       killGroup(child.pid, 'SIGKILL');
@@ -177,18 +213,33 @@ export async function startCodeServer({ vsix, folder, trust = false, settings = 
     if (vsix) await run(process.execPath, [...common, '--install-extension', vsix], env, logFile);
 
     const fd = openSync(logFile, 'a');
-    child = spawn(process.execPath, [...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
-      '--disable-telemetry', '--disable-update-check', ...(trust ? [] : ['--disable-workspace-trust']),
-      folder], { detached: true, stdio: ['ignore', fd, fd], env });
+    child = spawn(
+      process.execPath,
+      [
+        ...common,
+        '--auth',
+        'none',
+        '--bind-addr',
+        `127.0.0.1:${port}`,
+        '--disable-telemetry',
+        '--disable-update-check',
+        ...(trust ? [] : ['--disable-workspace-trust']),
+        folder,
+      ],
+      { detached: true, stdio: ['ignore', fd, fd], env },
+    );
     closeSync(fd);
     liveGroups.set(child.pid, 'SIGKILL');
     child.unref(); // never keep the test process alive on its own; stop()/exit hooks kill it
 
-    await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`code-server exited with ${child.exitCode}`);
-      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
-      return res.status < 500;
-    }, { timeout: 60_000, interval: 300, what: `code-server at ${url}` });
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`code-server exited with ${child.exitCode}`);
+        const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+        return res.status < 500;
+      },
+      { timeout: 60_000, interval: 300, what: `code-server at ${url}` },
+    );
     return { url, port, stop, userData, logFile };
   } catch (e) {
     await stop();
@@ -225,7 +276,10 @@ export async function openWorkbench(url, folder, { extensionTests } = {}) {
     if (extensionTests) {
       const remote = (path) => `vscode-remote://${new URL(url).host}${path}`;
       exitCode = new Promise((resolve) => page.exposeFunction('codeAutomationExit', (code) => resolve(code)));
-      const payload = [['extensionDevelopmentPath', remote(REPO.replace(/\/$/, ''))], ['extensionTestsPath', remote(extensionTests)]];
+      const payload = [
+        ['extensionDevelopmentPath', remote(REPO.replace(/\/$/, ''))],
+        ['extensionTestsPath', remote(extensionTests)],
+      ];
       query += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     }
     await page.goto(`${url}/?${query}`);
@@ -241,14 +295,16 @@ export async function openWorkbench(url, folder, { extensionTests } = {}) {
 export async function quickOpen(page, name) {
   const input = page.locator('.quick-input-widget .quick-input-box input.input');
   // Early after load the keybinding may not be wired up yet, so retry the shortcut.
-  await waitFor(async () => {
-    if (!(await input.isVisible())) await page.keyboard.press('Control+P');
-    return input.waitFor({ state: 'visible', timeout: 2000 }).then(() => true);
-  }, { timeout: 30_000, what: 'Quick Open' });
+  await waitFor(
+    async () => {
+      if (!(await input.isVisible())) await page.keyboard.press('Control+P');
+      return input.waitFor({ state: 'visible', timeout: 2000 }).then(() => true);
+    },
+    { timeout: 30_000, what: 'Quick Open' },
+  );
   await input.fill(name);
   // Results come asynchronously from the file search (ripgrep); Enter before then opens nothing.
-  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name })
-    .waitFor({ timeout: 30_000 });
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).waitFor({ timeout: 30_000 });
   await page.keyboard.press('Enter');
   await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 30_000 });
 }
@@ -274,10 +330,13 @@ export async function paletteTitles(page, query) {
 
 async function openPalette(page, query) {
   const input = page.locator('.quick-input-widget .quick-input-box input.input');
-  await waitFor(async () => {
-    if (!(await input.isVisible())) await page.keyboard.press('F1');
-    return input.waitFor({ state: 'visible', timeout: 2000 }).then(() => true);
-  }, { timeout: 30_000, what: 'the Command Palette' });
+  await waitFor(
+    async () => {
+      if (!(await input.isVisible())) await page.keyboard.press('F1');
+      return input.waitFor({ state: 'visible', timeout: 2000 }).then(() => true);
+    },
+    { timeout: 30_000, what: 'the Command Palette' },
+  );
   await input.fill(`>${query}`);
 }
 
@@ -297,10 +356,13 @@ export function notification(page, text) {
 /** Shows the Problems panel (Ctrl+Shift+M toggles it, so only press when it is hidden). */
 export async function openProblems(page) {
   const panel = page.locator('.markers-panel');
-  await waitFor(async () => {
-    if (!(await panel.isVisible())) await page.keyboard.press('Control+Shift+M');
-    return panel.waitFor({ state: 'visible', timeout: 2000 }).then(() => true);
-  }, { timeout: 30_000, what: 'the Problems panel' });
+  await waitFor(
+    async () => {
+      if (!(await panel.isVisible())) await page.keyboard.press('Control+Shift+M');
+      return panel.waitFor({ state: 'visible', timeout: 2000 }).then(() => true);
+    },
+    { timeout: 30_000, what: 'the Problems panel' },
+  );
 }
 
 /**
@@ -310,12 +372,14 @@ export async function openProblems(page) {
  * Only rendered rows are seen (the tree is virtualised), which is plenty for a few problems.
  */
 export async function readProblems(page) {
-  const rows = await page.locator('.markers-panel .monaco-list-row').evaluateAll((els) => els.map((el) => ({
-    index: Number(el.dataset.index),
-    level: Number(el.getAttribute('aria-level')),
-    name: el.querySelector('.label-name')?.textContent ?? '',
-    text: el.innerText.replace(/\s+/g, ' ').trim(),
-  })));
+  const rows = await page.locator('.markers-panel .monaco-list-row').evaluateAll((els) =>
+    els.map((el) => ({
+      index: Number(el.dataset.index),
+      level: Number(el.getAttribute('aria-level')),
+      name: el.querySelector('.label-name')?.textContent ?? '',
+      text: el.innerText.replace(/\s+/g, ' ').trim(),
+    })),
+  );
   rows.sort((a, b) => a.index - b.index); // DOM order of recycled rows is not display order
   const problems = [];
   let file = '';
@@ -350,7 +414,10 @@ export const VSIX = resolve(process.env.TOOLDEF_VSIX ?? 'dist/tooldef.vsix');
 export function e2eSuite(prefix) {
   let entry;
   test('prerequisites: packaged extension and code-server', { timeout: 15 * 60_000 }, async (t) => {
-    assert.ok(existsSync(VSIX), `No packaged extension at ${VSIX}: run \`npm run package\` first (or set TOOLDEF_VSIX to a .vsix).`);
+    assert.ok(
+      existsSync(VSIX),
+      `No packaged extension at ${VSIX}: run \`npm run package\` first (or set TOOLDEF_VSIX to a .vsix).`,
+    );
     entry = await ensureCodeServer({ signal: t.signal });
   });
   return (name, { files, trust = false, settings = {}, env = {}, extensionTests }, body) =>
@@ -360,9 +427,19 @@ export function e2eSuite(prefix) {
       let server, browser, page, exitCode;
       try {
         for (const [file, content] of Object.entries(files)) {
-          await writeFile(join(folder, file), typeof content === 'string' ? content : JSON.stringify(content, null, 2) + '\n');
+          await writeFile(
+            join(folder, file),
+            typeof content === 'string' ? content : JSON.stringify(content, null, 2) + '\n',
+          );
         }
-        server = await startCodeServer({ vsix: extensionTests ? undefined : VSIX, folder, entry, trust, settings, env });
+        server = await startCodeServer({
+          vsix: extensionTests ? undefined : VSIX,
+          folder,
+          entry,
+          trust,
+          settings,
+          env,
+        });
         ({ browser, page, exitCode } = await openWorkbench(server.url, folder, { extensionTests }));
         // On timeout, closing the browser makes every pending wait fail at once, so cleanup runs now.
         const closeBrowser = () => browser.close().catch(() => {});

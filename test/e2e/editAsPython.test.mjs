@@ -21,30 +21,43 @@ const TOOL = {
 
 const workbenchTest = e2eSuite('edit');
 
-workbenchTest('Edit as Python opens the decoded code and a save writes it back into the JSON string', { files: { 'quoter.json': TOOL } }, async ({ page, folder }) => {
-  await quickOpen(page, 'quoter.json');
-  const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Edit as Python' });
-  await lens.waitFor({ timeout: 90_000 });
-  await lens.click();
-  const tab = page.locator('.tabs-container .tab.active', { hasText: 'tool_code.py' });
-  await tab.waitFor({ timeout: 60_000 });
-  const view = page.locator('.editor-group-container.active .view-lines');
-  const text = async () => (await view.innerText()).replace(/\u00a0/g, ' ');
-  await waitFor(async () => (await text()).includes('return "Hi \\"" + variables["name"]'), { timeout: 30_000, what: 'the decoded code' });
-  await screenshot(page, 'edit-01-python-view');
+workbenchTest(
+  'Edit as Python opens the decoded code and a save writes it back into the JSON string',
+  { files: { 'quoter.json': TOOL } },
+  async ({ page, folder }) => {
+    await quickOpen(page, 'quoter.json');
+    const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Edit as Python' });
+    await lens.waitFor({ timeout: 90_000 });
+    await lens.click();
+    const tab = page.locator('.tabs-container .tab.active', { hasText: 'tool_code.py' });
+    await tab.waitFor({ timeout: 60_000 });
+    const view = page.locator('.editor-group-container.active .view-lines');
+    const text = async () => (await view.innerText()).replace(/\u00a0/g, ' ');
+    await waitFor(async () => (await text()).includes('return "Hi \\"" + variables["name"]'), {
+      timeout: 30_000,
+      what: 'the decoded code',
+    });
+    await screenshot(page, 'edit-01-python-view');
 
-  // Type a new last line and save: the definition file gets it, escaped.
-  await page.locator('.editor-group-container.active .monaco-editor textarea').focus();
-  await page.keyboard.press('Control+End');
-  await page.keyboard.type('# "done"\\t');
-  await page.keyboard.press('Control+S');
+    // Type a new last line and save: the definition file gets it, escaped.
+    await page.locator('.editor-group-container.active .monaco-editor textarea').focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('# "done"\\t');
+    await page.keyboard.press('Control+S');
 
-  // The definition is now modified in its editor (one undoable edit); saving it writes the file.
-  await page.locator('.tabs-container .tab', { hasText: 'quoter.json' }).click();
-  await waitFor(async () => (await text()).includes('# \\"done\\"'), { timeout: 30_000, what: 'the escaped line in the definition' });
-  await page.locator('.editor-group-container.active .monaco-editor textarea').focus();
-  await page.keyboard.press('Control+S');
-  const written = async () => JSON.parse(await readFile(join(folder, 'quoter.json'), 'utf8')).metadata.tool_code;
-  await waitFor(async () => (await written()) === CODE + '# "done"\\t', { timeout: 30_000, what: 'the new line in the saved definition' });
-  await screenshot(page, 'edit-02-written-back');
-});
+    // The definition is now modified in its editor (one undoable edit); saving it writes the file.
+    await page.locator('.tabs-container .tab', { hasText: 'quoter.json' }).click();
+    await waitFor(async () => (await text()).includes('# \\"done\\"'), {
+      timeout: 30_000,
+      what: 'the escaped line in the definition',
+    });
+    await page.locator('.editor-group-container.active .monaco-editor textarea').focus();
+    await page.keyboard.press('Control+S');
+    const written = async () => JSON.parse(await readFile(join(folder, 'quoter.json'), 'utf8')).metadata.tool_code;
+    await waitFor(async () => (await written()) === CODE + '# "done"\\t', {
+      timeout: 30_000,
+      what: 'the new line in the saved definition',
+    });
+    await screenshot(page, 'edit-02-written-back');
+  },
+);

@@ -8,7 +8,8 @@ const GREETER = {
   version: '1.0',
   metadata: {
     tool_name: 'greeter',
-    tool_code: 'import sys\n\ndef execute(variables):\n    print("working on it")\n    return "Hello, " + variables["name"] + "! \\u00e9"\n',
+    tool_code:
+      'import sys\n\ndef execute(variables):\n    print("working on it")\n    return "Hello, " + variables["name"] + "! \\u00e9"\n',
     description: 'Greets someone.',
     usage_notes: 'Enter a name.',
     model_version: ['gpt-4'],
@@ -23,36 +24,60 @@ const GREETER = {
 const workbenchTest = e2eSuite('run');
 
 // The DOM renderer keeps the terminal's text readable from the page.
-workbenchTest('Run with Defaults from the code lens shows the returned string in a tab', { files: { 'greeter.json': GREETER }, settings: { 'terminal.integrated.gpuAcceleration': 'off' } }, async ({ page }) => {
-  await quickOpen(page, 'greeter.json');
-  const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Run with Defaults' });
-  await lens.waitFor({ timeout: 90_000 });
-  await screenshot(page, 'run-01-code-lens');
-  await lens.click();
+workbenchTest(
+  'Run with Defaults from the code lens shows the returned string in a tab',
+  { files: { 'greeter.json': GREETER }, settings: { 'terminal.integrated.gpuAcceleration': 'off' } },
+  async ({ page }) => {
+    await quickOpen(page, 'greeter.json');
+    const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Run with Defaults' });
+    await lens.waitFor({ timeout: 90_000 });
+    await screenshot(page, 'run-01-code-lens');
+    await lens.click();
 
-  const resultTab = page.locator('.tabs-container .tab', { hasText: 'greeter result' });
-  await resultTab.waitFor({ timeout: 120_000 });
-  // Monaco renders spaces as no-break spaces.
-  const editorText = async () => (await page.locator('.editor-group-container.active .view-lines').innerText()).replace(/\u00a0/g, ' ');
-  await waitFor(async () => (await editorText()).includes('Hello, World! é'), { timeout: 30_000, what: 'the returned string in the result tab' });
-  assert.match(await resultTab.innerText(), /greeter result \(\d+(\.\d+)? (ms|s), \d+(\.\d)? MB\)/);
-  const terminal = page.locator('.terminal-wrapper .xterm-rows');
-  await waitFor(async () => (await terminal.innerText().catch(() => '')).replace(/\u00a0/g, ' ').includes('working on it'), { timeout: 30_000, what: "the tool's output in the terminal" });
-  await screenshot(page, 'run-02-result');
-});
+    const resultTab = page.locator('.tabs-container .tab', { hasText: 'greeter result' });
+    await resultTab.waitFor({ timeout: 120_000 });
+    // Monaco renders spaces as no-break spaces.
+    const editorText = async () =>
+      (await page.locator('.editor-group-container.active .view-lines').innerText()).replace(/\u00a0/g, ' ');
+    await waitFor(async () => (await editorText()).includes('Hello, World! é'), {
+      timeout: 30_000,
+      what: 'the returned string in the result tab',
+    });
+    assert.match(await resultTab.innerText(), /greeter result \(\d+(\.\d+)? (ms|s), \d+(\.\d)? MB\)/);
+    const terminal = page.locator('.terminal-wrapper .xterm-rows');
+    await waitFor(
+      async () => (await terminal.innerText().catch(() => '')).replace(/\u00a0/g, ' ').includes('working on it'),
+      { timeout: 30_000, what: "the tool's output in the terminal" },
+    );
+    await screenshot(page, 'run-02-result');
+  },
+);
 
 const broken = { ...GREETER, metadata: { ...GREETER.metadata, timestamp: 'yesterday' } };
-workbenchTest('in Restricted Mode running is disabled while diagnostics keep working', { files: { 'greeter.json': broken }, trust: true }, async ({ page }) => {
-  // The trust prompt: decline, which opens the folder in Restricted Mode.
-  const decline = page.getByRole('button', { name: /No, I don.t trust the authors/ });
-  await decline.waitFor({ timeout: 60_000 });
-  await decline.click();
+workbenchTest(
+  'in Restricted Mode running is disabled while diagnostics keep working',
+  { files: { 'greeter.json': broken }, trust: true },
+  async ({ page }) => {
+    // The trust prompt: decline, which opens the folder in Restricted Mode.
+    const decline = page.getByRole('button', { name: /No, I don.t trust the authors/ });
+    await decline.waitFor({ timeout: 60_000 });
+    await decline.click();
 
-  await quickOpen(page, 'greeter.json');
-  await openProblems(page);
-  await waitFor(async () => (await readProblems(page)).some((p) => p.text.includes('invalid-timestamp')), { timeout: 90_000, what: 'invalid-timestamp in the Problems view' });
-  const lenses = page.locator('.contentWidgets .codelens-decoration');
-  await waitFor(async () => (await lenses.innerText().catch(() => '')).includes('Upload'), { timeout: 60_000, what: 'the Upload code lens' });
-  assert.ok(!(await lenses.innerText()).includes('Run'), `no Run lens in Restricted Mode, got: ${await lenses.innerText()}`);
-  await screenshot(page, 'run-03-restricted');
-});
+    await quickOpen(page, 'greeter.json');
+    await openProblems(page);
+    await waitFor(async () => (await readProblems(page)).some((p) => p.text.includes('invalid-timestamp')), {
+      timeout: 90_000,
+      what: 'invalid-timestamp in the Problems view',
+    });
+    const lenses = page.locator('.contentWidgets .codelens-decoration');
+    await waitFor(async () => (await lenses.innerText().catch(() => '')).includes('Upload'), {
+      timeout: 60_000,
+      what: 'the Upload code lens',
+    });
+    assert.ok(
+      !(await lenses.innerText()).includes('Run'),
+      `no Run lens in Restricted Mode, got: ${await lenses.innerText()}`,
+    );
+    await screenshot(page, 'run-03-restricted');
+  },
+);

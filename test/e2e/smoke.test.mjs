@@ -37,51 +37,68 @@ const workbenchTest = e2eSuite('smoke');
 async function settledProblems(page, quiet = 2000) {
   let last = JSON.stringify(await readProblems(page));
   let since = Date.now();
-  return waitFor(async () => {
-    await sleep(250);
-    const now = JSON.stringify(await readProblems(page));
-    if (now !== last) [last, since] = [now, Date.now()];
-    return Date.now() - since >= quiet && JSON.parse(now);
-  }, { timeout: 30_000, what: 'the Problems view to settle' });
+  return waitFor(
+    async () => {
+      await sleep(250);
+      const now = JSON.stringify(await readProblems(page));
+      if (now !== last) [last, since] = [now, Date.now()];
+      return Date.now() - since >= quiet && JSON.parse(now);
+    },
+    { timeout: 30_000, what: 'the Problems view to settle' },
+  );
 }
 
-workbenchTest('diagnostics show up in real VS Code (code-server)', { files: { 'broken-llm.json': BROKEN_LLM, 'other.json': OTHER_JSON } }, async ({ page, userData }) => {
-  await screenshot(page, '01-workbench');
+workbenchTest(
+  'diagnostics show up in real VS Code (code-server)',
+  { files: { 'broken-llm.json': BROKEN_LLM, 'other.json': OTHER_JSON } },
+  async ({ page, userData }) => {
+    await screenshot(page, '01-workbench');
 
-  await quickOpen(page, 'broken-llm.json');
-  await openProblems(page);
-  const ours = (p) => p.file === 'broken-llm.json';
-  await waitFor(async () => {
-    const rows = (await readProblems(page)).filter(ours);
-    return rows.some((r) => r.text.includes('unknown-placeholder')) &&
-      rows.some((r) => r.text.includes('unused-variable'));
-  }, { timeout: 90_000, what: 'unknown-placeholder and unused-variable in the Problems view' });
-  let problems = await settledProblems(page);
-  await screenshot(page, '02-broken-llm-problems');
+    await quickOpen(page, 'broken-llm.json');
+    await openProblems(page);
+    const ours = (p) => p.file === 'broken-llm.json';
+    await waitFor(
+      async () => {
+        const rows = (await readProblems(page)).filter(ours);
+        return (
+          rows.some((r) => r.text.includes('unknown-placeholder')) &&
+          rows.some((r) => r.text.includes('unused-variable'))
+        );
+      },
+      { timeout: 90_000, what: 'unknown-placeholder and unused-variable in the Problems view' },
+    );
+    let problems = await settledProblems(page);
+    await screenshot(page, '02-broken-llm-problems');
 
-  const withCode = (code) => problems.filter((p) => p.text.includes(code));
-  assert.equal(withCode('unknown-placeholder').length, 1, fmt('one unknown-placeholder row', problems));
-  assert.equal(withCode('unused-variable').length, 1, fmt('one unused-variable row', problems));
-  assert.ok(withCode('unknown-placeholder').every(ours), fmt('unknown-placeholder on broken-llm.json', problems));
-  assert.match(withCode('unused-variable')[0].text, /language/, fmt('unused-variable about `language`', problems));
+    const withCode = (code) => problems.filter((p) => p.text.includes(code));
+    assert.equal(withCode('unknown-placeholder').length, 1, fmt('one unknown-placeholder row', problems));
+    assert.equal(withCode('unused-variable').length, 1, fmt('one unused-variable row', problems));
+    assert.ok(withCode('unknown-placeholder').every(ours), fmt('unknown-placeholder on broken-llm.json', problems));
+    assert.match(withCode('unused-variable')[0].text, /language/, fmt('unused-variable about `language`', problems));
 
-  // The client gave the server a code cache directory in the extension's global storage, and the
-  // server wrote its cache there a second after it started (server/src/boot.ts).
-  const cacheDir = join(userData, 'User', 'globalStorage', 'tooldef.tooldef', 'code-cache');
-  const cached = await waitFor(async () => {
-    const names = existsSync(cacheDir) ? readdirSync(cacheDir) : [];
-    return names.some((n) => /^server-[0-9a-f]{16}-.+\.cache$/.test(n)) && names;
-  }, { timeout: 30_000, what: `the server's code cache in ${cacheDir}` });
-  assert.equal(cached.length, 1, cached.join(', '));
+    // The client gave the server a code cache directory in the extension's global storage, and the
+    // server wrote its cache there a second after it started (server/src/boot.ts).
+    const cacheDir = join(userData, 'User', 'globalStorage', 'tooldef.tooldef', 'code-cache');
+    const cached = await waitFor(
+      async () => {
+        const names = existsSync(cacheDir) ? readdirSync(cacheDir) : [];
+        return names.some((n) => /^server-[0-9a-f]{16}-.+\.cache$/.test(n)) && names;
+      },
+      { timeout: 30_000, what: `the server's code cache in ${cacheDir}` },
+    );
+    assert.equal(cached.length, 1, cached.join(', '));
 
-  await quickOpen(page, 'other.json');
-  await waitFor(async () => (await readProblems(page)).some((p) => p.file === 'other.json'),
-    { timeout: 60_000, what: "VS Code's own JSON diagnostics for other.json" });
-  problems = await settledProblems(page);
-  await screenshot(page, '03-other-json');
-  const foreign = problems.filter((p) => p.file === 'other.json' && !BUILTIN_JSON_ROW.test(p.text));
-  assert.deepEqual(foreign, [], fmt("only VS Code's own JSON problems on other.json", problems));
-});
+    await quickOpen(page, 'other.json');
+    await waitFor(async () => (await readProblems(page)).some((p) => p.file === 'other.json'), {
+      timeout: 60_000,
+      what: "VS Code's own JSON diagnostics for other.json",
+    });
+    problems = await settledProblems(page);
+    await screenshot(page, '03-other-json');
+    const foreign = problems.filter((p) => p.file === 'other.json' && !BUILTIN_JSON_ROW.test(p.text));
+    assert.deepEqual(foreign, [], fmt("only VS Code's own JSON problems on other.json", problems));
+  },
+);
 
 function fmt(what, problems) {
   return `expected ${what}; Problems view:\n` + problems.map((p) => `  ${p.file}: ${p.text}`).join('\n');

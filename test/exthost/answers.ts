@@ -23,14 +23,18 @@ export function scriptAnswers(answers: Answer[]): { readonly asked: Question[]; 
   const next = (kind: Question['kind']): Answer => {
     const answer = answers.shift();
     if (!answer) throw new Error(`an unexpected ${kind} question (question ${asked.length})`);
-    if (('input' in answer) !== (kind === 'input')) throw new Error(`question ${asked.length} is a ${kind}, the script answers ${JSON.stringify(answer)}`);
+    if ('input' in answer !== (kind === 'input'))
+      throw new Error(`question ${asked.length} is a ${kind}, the script answers ${JSON.stringify(answer)}`);
     return answer;
   };
   window.showInputBox = (async (options?: vscode.InputBoxOptions) => {
     asked.push({ kind: 'input', options });
     return (next('input') as { input: string | undefined }).input;
   }) as typeof vscode.window.showInputBox;
-  window.showQuickPick = (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>, options?: vscode.QuickPickOptions) => {
+  window.showQuickPick = (async (
+    items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>,
+    options?: vscode.QuickPickOptions,
+  ) => {
     const list = [...(await items)];
     asked.push({ kind: 'pick', options, items: list });
     const labels = (next('pick') as { pick: readonly string[] | undefined }).pick;

@@ -21,7 +21,11 @@ describe('wizards and variable prompts', () => {
   });
 
   it('New Smart Tool creates <tool_name>.json from the answers, with no problems', async () => {
-    const script = scriptAnswers([{ input: 'weather_lookup' }, { input: 'Looks the weather up.' }, { input: 'city, units' }]);
+    const script = scriptAnswers([
+      { input: 'weather_lookup' },
+      { input: 'Looks the weather up.' },
+      { input: 'city, units' },
+    ]);
     restore = script.restore;
     await openAs(await writeFixture('anchor.json', { note: 'an open file in the folder' }), 'json');
     const uri = await vscode.commands.executeCommand<vscode.Uri>('tooldef.newSmartTool');
@@ -31,12 +35,23 @@ describe('wizards and variable prompts', () => {
     const doc = await vscode.workspace.openTextDocument(uri);
     const tool = JSON.parse(doc.getText()) as { metadata: { tool_name: string; variables: { name: string }[] } };
     assert.equal(tool.metadata.tool_name, 'weather_lookup');
-    assert.deepEqual(tool.metadata.variables.map((v) => v.name), ['city', 'units']);
-    await until('the new file to be adopted as a definition', () => vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString() && d.languageId === 'tooldef'));
+    assert.deepEqual(
+      tool.metadata.variables.map((v) => v.name),
+      ['city', 'units'],
+    );
+    await until('the new file to be adopted as a definition', () =>
+      vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString() && d.languageId === 'tooldef'),
+    );
     const service = getLanguageService();
     const model = service.parse(TextDocument.create(uri.toString(), 'tooldef', 1, doc.getText()));
     assert.equal(model.kind, 'smart');
-    assert.deepEqual(service.doValidation(model).filter((d) => d.severity === 1).map((d) => `${String(d.code)}: ${d.message}`), []);
+    assert.deepEqual(
+      service
+        .doValidation(model)
+        .filter((d) => d.severity === 1)
+        .map((d) => `${String(d.code)}: ${d.message}`),
+      [],
+    );
   });
 
   it('Preview LLM Prompt asks with a text box, a single and a multi pick, pre-filled with the defaults', async () => {
@@ -45,8 +60,20 @@ describe('wizards and variable prompts', () => {
       metadata: { prompt_name: 'preview_pickers' },
       variables: [
         { name: 'greeting', type: 'text', description: 'A greeting', default: 'hello' },
-        { name: 'language', type: 'single-select', description: 'Language', default: 'French', allowed_values: ['English', 'French'] },
-        { name: 'topics', type: 'multi-select', description: 'Topics', default: ['cats', 'tea'], allowed_values: ['cats', 'dogs', 'tea'] },
+        {
+          name: 'language',
+          type: 'single-select',
+          description: 'Language',
+          default: 'French',
+          allowed_values: ['English', 'French'],
+        },
+        {
+          name: 'topics',
+          type: 'multi-select',
+          description: 'Topics',
+          default: ['cats', 'tea'],
+          allowed_values: ['cats', 'dogs', 'tea'],
+        },
       ],
     });
     const uri = await writeFixture('preview_pickers.json', text);
@@ -61,8 +88,14 @@ describe('wizards and variable prompts', () => {
     assert.equal(language.items?.[0].label, 'French', 'the default comes first, so Enter takes it');
     assert.ok(!(language.options as vscode.QuickPickOptions).canPickMany);
     assert.ok((topics.options as vscode.QuickPickOptions).canPickMany, 'multi-select is a multi pick');
-    assert.deepEqual(topics.items?.filter((i) => i.picked).map((i) => i.label), ['cats', 'tea'], 'the defaults are checked');
-    await until('the filled prompt in a tab', () => vscode.window.visibleTextEditors.some((e) => e.document.getText() === prompt));
+    assert.deepEqual(
+      topics.items?.filter((i) => i.picked).map((i) => i.label),
+      ['cats', 'tea'],
+      'the defaults are checked',
+    );
+    await until('the filled prompt in a tab', () =>
+      vscode.window.visibleTextEditors.some((e) => e.document.getText() === prompt),
+    );
   });
 
   it('Set Avatar from Image embeds the file as base64 and warns only when it is not 256×256', async () => {
@@ -71,17 +104,25 @@ describe('wizards and variable prompts', () => {
     const original = window.showWarningMessage;
     window.showWarningMessage = async (m: string) => (warnings.push(m), undefined);
     restore = () => (window.showWarningMessage = original);
-    for (const [name, png, warned] of [['avatar_small', PNG_64, true], ['avatar_exact', PNG_256, false]] as const) {
+    for (const [name, png, warned] of [
+      ['avatar_small', PNG_64, true],
+      ['avatar_exact', PNG_256, false],
+    ] as const) {
       const image = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, `${name}.png`);
       await vscode.workspace.fs.writeFile(image, Buffer.from(png, 'base64'));
       const uri = await writeFixture(`${name}.json`, smartTool({ metadata: { tool_name: name } }));
       const editor = await openAs(uri, 'tooldef');
       warnings.length = 0;
       assert.equal(await vscode.commands.executeCommand('tooldef.setAvatar', uri, image), true);
-      const metadata = (JSON.parse(editor.document.getText()) as { metadata: { avatar: string; avatar_type: string } }).metadata;
+      const metadata = (JSON.parse(editor.document.getText()) as { metadata: { avatar: string; avatar_type: string } })
+        .metadata;
       assert.equal(metadata.avatar, png);
       assert.equal(metadata.avatar_type, 'base64');
-      assert.deepEqual(warnings.map((w) => /64×64/.test(w)), warned ? [true] : [], warnings.join(' | '));
+      assert.deepEqual(
+        warnings.map((w) => /64×64/.test(w)),
+        warned ? [true] : [],
+        warnings.join(' | '),
+      );
     }
   });
 });

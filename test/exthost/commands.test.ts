@@ -8,10 +8,18 @@ import { activeExtension, closeAll, openAs, until, writeFixture } from './worksp
 import { clickAction } from '../../client/src/statusBar';
 
 interface Manifest {
-  contributes: { commands: { command: string; category: string }[]; menus: { commandPalette: { command: string; when: string }[] } };
+  contributes: {
+    commands: { command: string; category: string }[];
+    menus: { commandPalette: { command: string; when: string }[] };
+  };
 }
 
-const SMART_ONLY = ['tooldef.runSmartTool', 'tooldef.runSmartToolWithDefaults', 'tooldef.stopRun', 'tooldef.editToolCode'];
+const SMART_ONLY = [
+  'tooldef.runSmartTool',
+  'tooldef.runSmartToolWithDefaults',
+  'tooldef.stopRun',
+  'tooldef.editToolCode',
+];
 const LLM_ONLY = ['tooldef.previewPrompt', 'tooldef.runLlmTool', 'tooldef.editModelPrompt'];
 const ANY_DEFINITION = ['tooldef.upload', 'tooldef.setAvatar'];
 
@@ -29,8 +37,14 @@ describe('commands', () => {
 
   it('registers every contributed command, each in the Tool Definition category', async () => {
     const registered = new Set(await vscode.commands.getCommands(true));
-    assert.deepEqual(manifest.contributes.commands.filter((c) => !registered.has(c.command)).map((c) => c.command), []);
-    assert.deepEqual(manifest.contributes.commands.filter((c) => c.category !== 'Tool Definition').map((c) => c.command), []);
+    assert.deepEqual(
+      manifest.contributes.commands.filter((c) => !registered.has(c.command)).map((c) => c.command),
+      [],
+    );
+    assert.deepEqual(
+      manifest.contributes.commands.filter((c) => c.category !== 'Tool Definition').map((c) => c.command),
+      [],
+    );
   });
 
   it('shows kind-specific commands in the palette only for their kind', () => {
@@ -48,8 +62,18 @@ describe('commands', () => {
     await openAs(llm, 'tooldef');
     await openAs(other, 'json');
     // The workspace is trusted here, so a smart tool can run.
-    assert.deepEqual(await lensCommands(smart), ['tooldef.editToolCode', 'tooldef.runSmartTool', 'tooldef.runSmartToolWithDefaults', 'tooldef.upload']);
-    assert.deepEqual(await lensCommands(llm), ['tooldef.editModelPrompt', 'tooldef.previewPrompt', 'tooldef.runLlmTool', 'tooldef.upload']);
+    assert.deepEqual(await lensCommands(smart), [
+      'tooldef.editToolCode',
+      'tooldef.runSmartTool',
+      'tooldef.runSmartToolWithDefaults',
+      'tooldef.upload',
+    ]);
+    assert.deepEqual(await lensCommands(llm), [
+      'tooldef.editModelPrompt',
+      'tooldef.previewPrompt',
+      'tooldef.runLlmTool',
+      'tooldef.upload',
+    ]);
     assert.deepEqual(await lensCommands(other), []);
   });
 
@@ -73,7 +97,12 @@ describe('commands', () => {
     const end = prompt.document.positionAt(prompt.document.getText().length);
     await prompt.edit((b) => b.insert(end, ' {{'));
     const at = prompt.document.positionAt(prompt.document.getText().length);
-    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', prompt.document.uri, at, '{');
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      prompt.document.uri,
+      at,
+      '{',
+    );
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
     for (const name of ['text', 'target language']) assert.ok(labels.includes(name), `${name} in ${labels.join(', ')}`);
     const item = list.items.find((i) => i.label === 'target language')!;
@@ -88,7 +117,11 @@ describe('commands', () => {
     assert.equal(command(clickAction('llm', true, uri).command), 'tooldef.previewPrompt');
     assert.equal(command(clickAction('llm', false, uri).command), 'tooldef.previewPrompt');
     assert.equal(command(clickAction('smart', false, uri).command), 'workbench.actions.view.problems');
-    for (const [kind, trusted] of [['smart', true], ['llm', true], ['smart', false]] as const) {
+    for (const [kind, trusted] of [
+      ['smart', true],
+      ['llm', true],
+      ['smart', false],
+    ] as const) {
       assert.ok(registered.has(command(clickAction(kind, trusted, uri).command)), `${kind} ${trusted}`);
     }
   });

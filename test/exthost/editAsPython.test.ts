@@ -30,7 +30,9 @@ async function append(editor: vscode.TextEditor, text: string): Promise<void> {
 
 /** Closes the tab showing `uri`. */
 async function closeEditorOf(uri: vscode.Uri): Promise<void> {
-  const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+  const tab = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
   assert.ok(tab && (await vscode.window.tabGroups.close(tab)), `no tab shows ${uri.toString()}`);
 }
 
@@ -66,7 +68,10 @@ describe('Edit tool_code as Python', () => {
     await vscode.window.showTextDocument(definition.document);
     await vscode.commands.executeCommand('undo');
     await until('one undo to restore the definition', () => definition.document.getText() === original);
-    await until('the clean view to follow the undo, and stay clean', () => view.document.getText() === SMART_CODE && !view.document.isDirty);
+    await until(
+      'the clean view to follow the undo, and stay clean',
+      () => view.document.getText() === SMART_CODE && !view.document.isDirty,
+    );
   });
 
   it('saves into the file on disk when the definition has no editor any more', async () => {
@@ -105,13 +110,18 @@ describe('Edit tool_code as Python', () => {
     const { definition, view } = await openWithView('py_external_clean');
     const changed = 'def execute(variables):\n    return "changed outside"\n';
     writeFileSync(definition.document.uri.fsPath, smartTool('py_external_clean', changed));
-    await until('the view to show the change on disk, and stay clean', () => view.document.getText() === changed && !view.document.isDirty);
+    await until(
+      'the view to show the change on disk, and stay clean',
+      () => view.document.getText() === changed && !view.document.isDirty,
+    );
   });
 
   it('keeps both sides when the definition changes on disk while the view has unsaved edits', async () => {
     const { definition, view } = await openWithView('py_external_dirty');
     await append(view, ADDED);
-    const external = JSON.parse(smartTool('py_external_dirty', 'def execute(variables):\n    return "changed outside"\n')) as { metadata: Record<string, unknown> };
+    const external = JSON.parse(
+      smartTool('py_external_dirty', 'def execute(variables):\n    return "changed outside"\n'),
+    ) as { metadata: Record<string, unknown> };
     external.metadata.description = 'Changed outside.';
     const externalText = JSON.stringify(external, null, 2);
     writeFileSync(definition.document.uri.fsPath, externalText);
@@ -127,8 +137,14 @@ describe('Edit tool_code as Python', () => {
     // Overwrite (what the conflict's compare view offers) writes only the field: the change on disk stays.
     await vscode.window.showTextDocument(view.document);
     await vscode.commands.executeCommand('workbench.files.action.acceptLocalChanges', view.document.uri);
-    await until('the view written into the changed definition', () => toolCode(definition.document.getText()) === SMART_CODE + ADDED);
-    assert.equal((JSON.parse(definition.document.getText()) as typeof external).metadata.description, 'Changed outside.');
+    await until(
+      'the view written into the changed definition',
+      () => toolCode(definition.document.getText()) === SMART_CODE + ADDED,
+    );
+    assert.equal(
+      (JSON.parse(definition.document.getText()) as typeof external).metadata.description,
+      'Changed outside.',
+    );
     assert.ok(!view.document.isDirty);
   });
 
@@ -138,7 +154,10 @@ describe('Edit tool_code as Python', () => {
     await closeEditorOf(uri);
     const changed = 'def execute(variables):\n    return "changed while closed"\n';
     writeFileSync(uri.fsPath, smartTool('py_closed_external', changed));
-    await until('the view to show the change on disk, and stay clean', () => view.document.getText() === changed && !view.document.isDirty);
+    await until(
+      'the view to show the change on disk, and stay clean',
+      () => view.document.getText() === changed && !view.document.isDirty,
+    );
   });
 
   it('reopens a closed view (Reopen Closed Editor) caught up with the definition, and still writes back', async () => {
@@ -147,15 +166,21 @@ describe('Edit tool_code as Python', () => {
     await closeEditorOf(viewUri);
     // VS Code keeps up to 50 documents an extension opened alive for 3 minutes after their editors
     // close; opening 60 more makes it let the view's document go, as time would.
-    for (let i = 0; i < 60; i++) await vscode.workspace.openTextDocument(await writeFixture(`reopen_filler_${i}.txt`, `${i}\n`));
-    await until('VS Code to close the view\'s document', () => view.document.isClosed, 10_000);
+    for (let i = 0; i < 60; i++)
+      await vscode.workspace.openTextDocument(await writeFixture(`reopen_filler_${i}.txt`, `${i}\n`));
+    await until("VS Code to close the view's document", () => view.document.isClosed, 10_000);
     // The file outlives the editor; make it stale, as a change of the definition while VS Code was closed would.
     assert.equal(onDisk(viewUri), SMART_CODE);
     writeFileSync(viewUri.fsPath, 'def execute(variables):\n    return "stale"\n');
 
     await vscode.commands.executeCommand('workbench.action.reopenClosedEditor');
-    const reopened = await until('the view open again', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === viewUri.toString()));
-    await until('the reopened view to show the definition\'s code, and stay clean', () => reopened.document.getText() === SMART_CODE && !reopened.document.isDirty);
+    const reopened = await until('the view open again', () =>
+      vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === viewUri.toString()),
+    );
+    await until(
+      "the reopened view to show the definition's code, and stay clean",
+      () => reopened.document.getText() === SMART_CODE && !reopened.document.isDirty,
+    );
     await append(reopened, ADDED);
     assert.ok(await reopened.document.save());
     await until('the edit in the definition', () => toolCode(definition.document.getText()) === SMART_CODE + ADDED);
@@ -167,18 +192,26 @@ describe('Edit tool_code as Python', () => {
     try {
       const { definition, view } = await openWithView('py_participants');
       let saves = 0;
-      const counting = vscode.workspace.onDidSaveTextDocument((d) => d.uri.toString() === view.document.uri.toString() && saves++);
+      const counting = vscode.workspace.onDidSaveTextDocument(
+        (d) => d.uri.toString() === view.document.uri.toString() && saves++,
+      );
       try {
         const edit = async (change: (value: { metadata: Record<string, unknown> }) => void): Promise<void> => {
           const value = JSON.parse(definition.document.getText()) as { metadata: Record<string, unknown> };
           change(value);
-          const whole = new vscode.Range(definition.document.positionAt(0), definition.document.positionAt(definition.document.getText().length));
+          const whole = new vscode.Range(
+            definition.document.positionAt(0),
+            definition.document.positionAt(definition.document.getText().length),
+          );
           assert.ok(await definition.edit((b) => b.replace(whole, JSON.stringify(value, null, 2))));
         };
         const trailing = 'def execute(variables):   \n    return "x"\n';
         await edit((v) => (v.metadata.tool_code = trailing));
         // The refresh saves the view, and the user's trimTrailingWhitespace trims it.
-        await until('the refreshed view, trimmed by its save', () => view.document.getText() === 'def execute(variables):\n    return "x"\n' && !view.document.isDirty);
+        await until(
+          'the refreshed view, trimmed by its save',
+          () => view.document.getText() === 'def execute(variables):\n    return "x"\n' && !view.document.isDirty,
+        );
         const after = saves;
         for (let i = 0; i < 5; i++) await edit((v) => (v.metadata.description = `Edit ${i}.`));
         await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -192,14 +225,27 @@ describe('Edit tool_code as Python', () => {
     }
   });
 
-  it('shows the definition\'s diagnostics inside tool_code in the view, at the same characters', async () => {
+  it("shows the definition's diagnostics inside tool_code in the view, at the same characters", async () => {
     const code = 'def execute(variables):\n\treturn "\\t" + variables["nmae"]\n';
-    const definition = await openAs(await writeFixture('py_diagnostics.json', smartTool('py_diagnostics', code)), 'tooldef');
-    const view = await vscode.commands.executeCommand<vscode.TextEditor>('tooldef.editToolCode', definition.document.uri);
+    const definition = await openAs(
+      await writeFixture('py_diagnostics.json', smartTool('py_diagnostics', code)),
+      'tooldef',
+    );
+    const view = await vscode.commands.executeCommand<vscode.TextEditor>(
+      'tooldef.editToolCode',
+      definition.document.uri,
+    );
     const codeOf = (d: vscode.Diagnostic) => String(typeof d.code === 'object' ? d.code.value : d.code);
-    const mirrored = await until('the diagnostic in the view', () => vscode.languages.getDiagnostics(view.document.uri).find((d) => codeOf(d) === 'unknown-variable-key'));
-    const inDefinition = vscode.languages.getDiagnostics(definition.document.uri).find((d) => codeOf(d) === 'unknown-variable-key')!;
-    assert.equal(view.document.getText(mirrored.range), JSON.parse(`"${definition.document.getText(inDefinition.range)}"`));
+    const mirrored = await until('the diagnostic in the view', () =>
+      vscode.languages.getDiagnostics(view.document.uri).find((d) => codeOf(d) === 'unknown-variable-key'),
+    );
+    const inDefinition = vscode.languages
+      .getDiagnostics(definition.document.uri)
+      .find((d) => codeOf(d) === 'unknown-variable-key')!;
+    assert.equal(
+      view.document.getText(mirrored.range),
+      JSON.parse(`"${definition.document.getText(inDefinition.range)}"`),
+    );
     assert.ok(view.document.getText(mirrored.range).includes('nmae'));
     assert.equal(mirrored.message, inDefinition.message);
   });
@@ -210,9 +256,18 @@ describe('Edit tool_code as Python', () => {
     const original = window.showWarningMessage;
     window.showWarningMessage = async (m: string) => (warnings.push(m), undefined);
     try {
-      const definition = await openAs(await writeFixture('py_surrogate.json', smartTool('py_surrogate', 'def execute(variables):\n    return "\ud800"\n')), 'tooldef');
+      const definition = await openAs(
+        await writeFixture(
+          'py_surrogate.json',
+          smartTool('py_surrogate', 'def execute(variables):\n    return "\ud800"\n'),
+        ),
+        'tooldef',
+      );
       assert.ok(definition.document.getText().includes('\\ud800'), 'escaped in the file');
-      const view = await vscode.commands.executeCommand<vscode.TextEditor>('tooldef.editToolCode', definition.document.uri);
+      const view = await vscode.commands.executeCommand<vscode.TextEditor>(
+        'tooldef.editToolCode',
+        definition.document.uri,
+      );
       assert.ok(view);
       assert.deepEqual(warnings.filter((w) => w.includes('lone surrogate')).length, 1, warnings.join(' | '));
     } finally {
@@ -225,7 +280,10 @@ describe('Edit tool_code as Python', () => {
     const text = smartTool('py_crlf', code).replace(/\n/g, '\r\n');
     const definition = await openAs(await writeFixture('py_crlf.json', text), 'tooldef');
     assert.equal(definition.document.eol, vscode.EndOfLine.CRLF);
-    const view = await vscode.commands.executeCommand<vscode.TextEditor>('tooldef.editToolCode', definition.document.uri);
+    const view = await vscode.commands.executeCommand<vscode.TextEditor>(
+      'tooldef.editToolCode',
+      definition.document.uri,
+    );
     assert.equal(view.document.getText(), code);
     assert.equal(view.document.eol, vscode.EndOfLine.CRLF);
     await append(view, '# é\r\n');
@@ -233,6 +291,6 @@ describe('Edit tool_code as Python', () => {
     await until('the edit in the definition', () => toolCode(definition.document.getText()) === code + '# é\r\n');
     const written = definition.document.getText();
     assert.equal(written.replace(/\r\n/g, '').includes('\n'), false, 'every line end of the file is still CRLF');
-    assert.ok(written.includes('\\r\\n# é\\r\\n"'), 'the code\'s CRLF escaped as \\r\\n');
+    assert.ok(written.includes('\\r\\n# é\\r\\n"'), "the code's CRLF escaped as \\r\\n");
   });
 });

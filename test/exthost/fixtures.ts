@@ -2,7 +2,8 @@
 import { llmTool as llm, smartTool as smart } from '../fixtures';
 
 /** Tabs, quotes, backslashes and non-ASCII: all escaped differently in the JSON string. */
-export const SMART_CODE = 'def execute(variables):\n\tpath = "C:\\\\temp\\\\" + variables["name"]\n\treturn "« " + path + " »"\n';
+export const SMART_CODE =
+  'def execute(variables):\n\tpath = "C:\\\\temp\\\\" + variables["name"]\n\treturn "« " + path + " »"\n';
 
 export const smartTool = (name: string, code = SMART_CODE): string => smart({ code, metadata: { tool_name: name } });
 

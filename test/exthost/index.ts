@@ -15,13 +15,18 @@ export interface TestResult {
 
 export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, grep: process.env.TOOLDEF_EXTHOST_GREP });
-  for (const name of readdirSync(__dirname).filter((n) => n.endsWith('.test.js')).sort()) mocha.addFile(join(__dirname, name));
+  for (const name of readdirSync(__dirname)
+    .filter((n) => n.endsWith('.test.js'))
+    .sort())
+    mocha.addFile(join(__dirname, name));
   const results: TestResult[] = [];
   const failures = await new Promise<number>((resolve) => {
     mocha
       .run(resolve)
       .on('pass', (t) => results.push({ title: t.fullTitle(), state: 'passed', durationMs: t.duration }))
-      .on('fail', (t, err: Error) => results.push({ title: t.fullTitle(), state: 'failed', error: err.stack ?? String(err) }))
+      .on('fail', (t, err: Error) =>
+        results.push({ title: t.fullTitle(), state: 'failed', error: err.stack ?? String(err) }),
+      )
       .on('pending', (t) => results.push({ title: t.fullTitle(), state: 'pending' }));
   });
   const file = process.env.TOOLDEF_EXTHOST_RESULTS;

@@ -29,7 +29,10 @@ describe('definition documents', () => {
   });
 
   describe('diagnostics of every broken example, as tooldef check reports them', () => {
-    const expected = JSON.parse(readFileSync(join(EXAMPLES, 'expected.json'), 'utf8')) as Record<string, { code: string; line: number | null }[]>;
+    const expected = JSON.parse(readFileSync(join(EXAMPLES, 'expected.json'), 'utf8')) as Record<
+      string,
+      { code: string; line: number | null }[]
+    >;
     for (const name of readdirSync(join(EXAMPLES, 'broken'))) {
       const want = expected[`broken/${name}`];
       // A root that is not an object is no definition: the editor leaves such a file to the JSON support.
@@ -45,7 +48,15 @@ describe('definition documents', () => {
         const shown = (d: { code: string; line: number | null }): string => `${d.code}@${d.line ?? '-'}`;
         const wanted = want.map(shown).sort();
         // Lines are compared where the catalogue gives one (mixed-kind is about the whole file).
-        const current = (): string[] => ours(uri).map((d) => shown({ code: String(d.code), line: want.some((w) => w.code === d.code && w.line === null) ? null : d.range.start.line + 1 })).sort();
+        const current = (): string[] =>
+          ours(uri)
+            .map((d) =>
+              shown({
+                code: String(d.code),
+                line: want.some((w) => w.code === d.code && w.line === null) ? null : d.range.start.line + 1,
+              }),
+            )
+            .sort();
         try {
           await until(`${wanted.join(' ')} on ${name}`, () => current().join(' ') === wanted.join(' '));
         } catch {

@@ -14,8 +14,10 @@ let vscodeExecutablePath;
 try {
   vscodeExecutablePath = await downloadAndUnzipVSCode();
 } catch (e) {
-  console.error(`Could not download VS Code to run the extension-host tests in: ${e instanceof Error ? e.message : e}\n` +
-    'This runner needs network access to VS Code\'s downloads. Without it, `npm test` runs the same suite in code-server.');
+  console.error(
+    `Could not download VS Code to run the extension-host tests in: ${e instanceof Error ? e.message : e}\n` +
+      "This runner needs network access to VS Code's downloads. Without it, `npm test` runs the same suite in code-server.",
+  );
   process.exit(2);
 }
 

@@ -21,12 +21,15 @@ describe('Upload Tool Definition', () => {
     await closeAll();
   });
 
-  it('validates with the user\'s rule severities: an error turned off does not block the upload', async () => {
+  it("validates with the user's rule severities: an error turned off does not block the upload", async () => {
     server = await startServer((_req, res) => json(res, 201, { id: 't1' }));
     const cfg = vscode.workspace.getConfiguration('tooldef');
     await cfg.update('upload.url', `${server.origin}/api/tools`, vscode.ConfigurationTarget.Global);
     await cfg.update('rules', { 'invalid-timestamp': 'off' }, vscode.ConfigurationTarget.Global);
-    const uri = await writeFixture('upload_rules.json', smartTool({ metadata: { tool_name: 'upload_rules', timestamp: 'yesterday' } }));
+    const uri = await writeFixture(
+      'upload_rules.json',
+      smartTool({ metadata: { tool_name: 'upload_rules', timestamp: 'yesterday' } }),
+    );
     await openAs(uri, 'tooldef');
     const script = scriptAnswers([{ input: 'secret-token' }]); // asked once: no token stored yet
     restore = script.restore;

@@ -23,7 +23,8 @@ export function exampleFiles(dir = 'examples'): ExampleFile[] {
     for (const f of readdirSync(d).sort()) {
       const p = join(d, f);
       if (statSync(p).isDirectory()) walk(p);
-      else if (f.endsWith('.json')) out.push({ name: relative(dir, p).split('\\').join('/'), text: readFileSync(p, 'utf8') });
+      else if (f.endsWith('.json'))
+        out.push({ name: relative(dir, p).split('\\').join('/'), text: readFileSync(p, 'utf8') });
     }
   };
   walk(dir);
@@ -62,12 +63,67 @@ export { mulberry32 as rng } from '../random';
 
 /** Characters and fragments that matter to JSON, to placeholders, to escapes and to positions. */
 export const TOKENS = [
-  '"', '\\', '{', '}', '[', ']', ',', ':', '{{', '}}', '\\u', '\\u00', '\\ud83d', '\\ude00', '\\ud800', '\\"', '\\\\',
-  '\ud800', '\udc00', '\ud83d', '\ude00', '😀', '\r', '\n', '\r\n', '\t', ' ', '\ufeff', '\u2028', '\u0000', '/*', '*/', '//',
-  'true', 'null', '-', '0', '1e9', '.5', 'é',
-  '"model_prompt"', '"metadata"', '"tool_code"', '"tool_name"', '"variables"', '"name"', '"default"', '"allowed_values"',
-  '"type"', '"avatar"', '"avatar_type"', '"timestamp"', '"model_version"', '"expected_output"', '"parameters"', '"version"',
-  '"multi-select"', '"single-select"', '"limited"', '"url"', '"base64"',
+  '"',
+  '\\',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  ':',
+  '{{',
+  '}}',
+  '\\u',
+  '\\u00',
+  '\\ud83d',
+  '\\ude00',
+  '\\ud800',
+  '\\"',
+  '\\\\',
+  '\ud800',
+  '\udc00',
+  '\ud83d',
+  '\ude00',
+  '😀',
+  '\r',
+  '\n',
+  '\r\n',
+  '\t',
+  ' ',
+  '\ufeff',
+  '\u2028',
+  '\u0000',
+  '/*',
+  '*/',
+  '//',
+  'true',
+  'null',
+  '-',
+  '0',
+  '1e9',
+  '.5',
+  'é',
+  '"model_prompt"',
+  '"metadata"',
+  '"tool_code"',
+  '"tool_name"',
+  '"variables"',
+  '"name"',
+  '"default"',
+  '"allowed_values"',
+  '"type"',
+  '"avatar"',
+  '"avatar_type"',
+  '"timestamp"',
+  '"model_version"',
+  '"expected_output"',
+  '"parameters"',
+  '"version"',
+  '"multi-select"',
+  '"single-select"',
+  '"limited"',
+  '"url"',
+  '"base64"',
 ] as const;
 
 /**
@@ -75,7 +131,8 @@ export const TOKENS = [
  * costs seconds.)
  */
 const codePoint = fc.integer({ min: 0, max: 0x10ffff }).map((c) => String.fromCodePoint(c));
-const binaryString = (maxLength: number): fc.Arbitrary<string> => fc.array(codePoint, { maxLength }).map((a) => a.join(''));
+const binaryString = (maxLength: number): fc.Arbitrary<string> =>
+  fc.array(codePoint, { maxLength }).map((a) => a.join(''));
 
 /** A lone surrogate, raw or written as a JSON escape. */
 export const loneSurrogate = fc.oneof(
@@ -90,7 +147,24 @@ export const nastyString = fc
       { weight: 4, arbitrary: fc.string({ maxLength: 6 }) },
       { weight: 2, arbitrary: binaryString(4) },
       { weight: 2, arbitrary: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)) },
-      { weight: 2, arbitrary: fc.constantFrom('{{', '}}', '{{ a }}', '{{text}}', '{{name}}', '\r\n', '\n', '\r', '"', '\\', '😀', '\ufeff', '\u2028') },
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom(
+          '{{',
+          '}}',
+          '{{ a }}',
+          '{{text}}',
+          '{{name}}',
+          '\r\n',
+          '\n',
+          '\r',
+          '"',
+          '\\',
+          '😀',
+          '\ufeff',
+          '\u2028',
+        ),
+      },
     ),
     { maxLength: 8 },
   )
@@ -106,9 +180,16 @@ export const randomJsonText = fc
 
 const modelId = fc.oneof(fc.constantFrom('gpt-4', 'gpt-3.5', 'claude', 'chat-bison', '', 'gpt-4o'), nastyString);
 const fieldValue = (good: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> =>
-  fc.oneof({ weight: 3, arbitrary: good }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) }, { weight: 1, arbitrary: nastyString });
+  fc.oneof(
+    { weight: 3, arbitrary: good },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+    { weight: 1, arbitrary: nastyString },
+  );
 
-const variableName = fc.oneof(fc.constantFrom('text', 'name', 'target language', ' text ', '', 'a}}b', 'x{{y'), nastyString);
+const variableName = fc.oneof(
+  fc.constantFrom('text', 'name', 'target language', ' text ', '', 'a}}b', 'x{{y'),
+  nastyString,
+);
 const variable = fc.record(
   {
     name: fieldValue(variableName),
@@ -120,23 +201,67 @@ const variable = fc.record(
   { requiredKeys: [] },
 );
 const prompt = fc
-  .array(fc.oneof(nastyString, variableName.map((n) => `{{${n}}}`), fc.constantFrom('{{', '}}', '{{}}', '{{{x}}}')), { maxLength: 8 })
+  .array(
+    fc.oneof(
+      nastyString,
+      variableName.map((n) => `{{${n}}}`),
+      fc.constantFrom('{{', '}}', '{{}}', '{{{x}}}'),
+    ),
+    { maxLength: 8 },
+  )
   .map((p) => p.join(''));
 const tinyPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 const metadata = fc.record(
   {
     tool_name: fieldValue(fc.constantFrom('tool', 'x', '')),
-    tool_code: fieldValue(fc.constantFrom('def execute(variables):\n    return variables["name"]\n', 'import yaml\n', '')),
+    tool_code: fieldValue(
+      fc.constantFrom('def execute(variables):\n    return variables["name"]\n', 'import yaml\n', ''),
+    ),
     prompt_name: fieldValue(fc.string({ maxLength: 8 })),
     description: fieldValue(fc.string({ maxLength: 8 })),
     model_version: fieldValue(fc.oneof(modelId, fc.array(modelId, { maxLength: 3 }))),
-    creator: fieldValue(fc.record({ name: fc.string({ maxLength: 5 }), email: fc.oneof(fc.constantFrom('<EMAIL>', 'a@b.c', 'ann at acme'), nastyString) }, { requiredKeys: [] })),
-    parameters: fieldValue(fc.dictionary(fc.constantFrom('temperature', 'top_p', 'max_tokens', 'presence_penalty', 'frequency_penalty', 'seed'), fc.oneof(fc.double(), fc.integer(), fc.string()))),
+    creator: fieldValue(
+      fc.record(
+        {
+          name: fc.string({ maxLength: 5 }),
+          email: fc.oneof(fc.constantFrom('<EMAIL>', 'a@b.c', 'ann at acme'), nastyString),
+        },
+        { requiredKeys: [] },
+      ),
+    ),
+    parameters: fieldValue(
+      fc.dictionary(
+        fc.constantFrom('temperature', 'top_p', 'max_tokens', 'presence_penalty', 'frequency_penalty', 'seed'),
+        fc.oneof(fc.double(), fc.integer(), fc.string()),
+      ),
+    ),
     variables: fieldValue(fc.array(variable, { maxLength: 4 })),
-    expected_output: fieldValue(fc.record({ type: fc.constantFrom('text', 'code', 'limited', 'json'), language: fc.string({ maxLength: 4 }), allowed_values: fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }) }, { requiredKeys: [] })),
+    expected_output: fieldValue(
+      fc.record(
+        {
+          type: fc.constantFrom('text', 'code', 'limited', 'json'),
+          language: fc.string({ maxLength: 4 }),
+          allowed_values: fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }),
+        },
+        { requiredKeys: [] },
+      ),
+    ),
     avatar_type: fieldValue(fc.constantFrom('base64', 'url', 'svg')),
-    avatar: fieldValue(fc.oneof(fc.constantFrom('', tinyPng, 'https://example.com/a.png', 'data:image/png;base64,' + tinyPng, 'AAAA', 'not base64', 'www.x'), fc.record({ avatar_type: fc.constantFrom('url', 'base64'), avatar: fc.constantFrom('', tinyPng) }))),
+    avatar: fieldValue(
+      fc.oneof(
+        fc.constantFrom(
+          '',
+          tinyPng,
+          'https://example.com/a.png',
+          'data:image/png;base64,' + tinyPng,
+          'AAAA',
+          'not base64',
+          'www.x',
+        ),
+        fc.record({ avatar_type: fc.constantFrom('url', 'base64'), avatar: fc.constantFrom('', tinyPng) }),
+      ),
+    ),
     timestamp: fieldValue(fc.constantFrom('2026-03-14T09:30:00Z', 'yesterday', '2026-02-30T00:00:00Z', '')),
     requirements: fieldValue(fc.constantFrom('', 'requests\n', 'PyYAML>=6.0\nrequests\nrequests')),
     model_prompt: fieldValue(prompt),
@@ -166,12 +291,25 @@ export const toolishText = fc
   });
 
 /** A soup of JSON-significant tokens: mostly invalid JSON that is close to valid. */
-export const tokenSoup = fc.array(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...TOKENS) }, { weight: 1, arbitrary: fc.string({ maxLength: 3 }) }), { maxLength: 60 }).map((t) => t.join(''));
+export const tokenSoup = fc
+  .array(
+    fc.oneof(
+      { weight: 5, arbitrary: fc.constantFrom(...TOKENS) },
+      { weight: 1, arbitrary: fc.string({ maxLength: 3 }) },
+    ),
+    { maxLength: 60 },
+  )
+  .map((t) => t.join(''));
 
 /** Any string at all, code unit by code unit (lone surrogates included). */
 export const anyText = fc.oneof(
   binaryString(120),
-  fc.array(fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), { maxLength: 80 }).map((a) => a.join('')),
+  fc
+    .array(
+      fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+      { maxLength: 80 },
+    )
+    .map((a) => a.join('')),
 );
 
 export interface Mutation {
@@ -186,7 +324,11 @@ export interface Mutation {
 export const mutation: fc.Arbitrary<Mutation> = fc.record({
   op: fc.constantFrom('insert', 'delete', 'replace') as fc.Arbitrary<Mutation['op']>,
   at: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
-  token: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...TOKENS) }, { weight: 1, arbitrary: loneSurrogate }, { weight: 1, arbitrary: binaryString(3) }),
+  token: fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...TOKENS) },
+    { weight: 1, arbitrary: loneSurrogate },
+    { weight: 1, arbitrary: binaryString(3) },
+  ),
   span: fc.integer({ min: 1, max: 4 }),
 });
 
@@ -204,13 +346,26 @@ export function mutate(text: string, mutations: readonly Mutation[]): { text: st
 }
 
 /** A valid definition (example or fixture) with 1–8 random edits; `touched` are the edited offsets. */
-export function mutatedDefinition(bases: readonly string[]): fc.Arbitrary<{ base: number; crlf: boolean; mutations: Mutation[] }> {
-  return fc.record({ base: fc.integer({ min: 0, max: bases.length - 1 }), crlf: fc.boolean(), mutations: fc.array(mutation, { minLength: 1, maxLength: 8 }) });
+export function mutatedDefinition(
+  bases: readonly string[],
+): fc.Arbitrary<{ base: number; crlf: boolean; mutations: Mutation[] }> {
+  return fc.record({
+    base: fc.integer({ min: 0, max: bases.length - 1 }),
+    crlf: fc.boolean(),
+    mutations: fc.array(mutation, { minLength: 1, maxLength: 8 }),
+  });
 }
 
 /** A lone surrogate placed inside a string literal or a key of a valid definition. */
-export function surrogateInString(bases: readonly string[]): fc.Arbitrary<{ base: number; literal: number; at: number; surrogate: string }> {
-  return fc.record({ base: fc.integer({ min: 0, max: bases.length - 1 }), literal: fc.nat(), at: fc.double({ min: 0, max: 1, noNaN: true }), surrogate: loneSurrogate });
+export function surrogateInString(
+  bases: readonly string[],
+): fc.Arbitrary<{ base: number; literal: number; at: number; surrogate: string }> {
+  return fc.record({
+    base: fc.integer({ min: 0, max: bases.length - 1 }),
+    literal: fc.nat(),
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    surrogate: loneSurrogate,
+  });
 }
 
 /** Content offsets [start, end) of every string literal (keys included) of a valid JSON text. */
@@ -232,7 +387,7 @@ export function insertIntoLiteral(text: string, literal: number, at: number, s: 
   const [start, end] = lits[literal % lits.length];
   let pos = start + Math.floor(at * (end - start));
   // step back to the start of an escape when `pos` is inside one
-  for (let k = start; k < pos; ) {
+  for (let k = start; k < pos;) {
     const w = text[k] === '\\' ? (text[k + 1] === 'u' ? 6 : 2) : 1;
     if (k + w > pos) {
       pos = k;
@@ -250,7 +405,8 @@ export const DEPTH = 10_000;
 
 export function deepDocuments(): { name: string; text: string; kind?: 'llm' | 'smart' }[] {
   const n = DEPTH;
-  const inDefault = (inner: string): string => `{"version": "1.0", "model_prompt": "{{a}}", "metadata": {"variables": [{"name": "a", "default": ${inner}}]}}`;
+  const inDefault = (inner: string): string =>
+    `{"version": "1.0", "model_prompt": "{{a}}", "metadata": {"variables": [{"name": "a", "default": ${inner}}]}}`;
   return [
     // Formatting indents 2 spaces or 1 tab per level: 201 levels pass 200 spaces and 200 tabs.
     { name: '201 [ closed (formatting indentation)', text: '['.repeat(201) + ']'.repeat(201) },
@@ -262,8 +418,14 @@ export function deepDocuments(): { name: string; text: string; kind?: 'llm' | 's
     { name: `${n} [ closed, one per line (CRLF)`, text: '[\r\n'.repeat(n) + ']\r\n'.repeat(n) },
     { name: `${n} [ in a variable default, closed`, text: inDefault('['.repeat(n) + ']'.repeat(n)) },
     { name: `${n} [ in a variable default, unclosed`, text: inDefault('['.repeat(n)) },
-    { name: `${n} {"a": as the metadata, closed`, text: `{"model_prompt": "x", "metadata": ${'{"a":'.repeat(n)}1${'}'.repeat(n)}}` },
-    { name: `${n} [ in a smart tool's variables, closed`, text: `{"metadata": {"tool_name": "tool", "variables": ${'['.repeat(n)}${']'.repeat(n)}}}` },
+    {
+      name: `${n} {"a": as the metadata, closed`,
+      text: `{"model_prompt": "x", "metadata": ${'{"a":'.repeat(n)}1${'}'.repeat(n)}}`,
+    },
+    {
+      name: `${n} [ in a smart tool's variables, closed`,
+      text: `{"metadata": {"tool_name": "tool", "variables": ${'['.repeat(n)}${']'.repeat(n)}}}`,
+    },
     // Invalid documents whose nesting hides from a bracket counter that does not tokenise like the parser.
     { name: `${n} [ after ] inside a block comment`, text: '/*' + ']'.repeat(n) + '*/' + '['.repeat(n) },
     { name: `${n} {"a": after } inside a line comment`, text: '//' + '}'.repeat(n) + '\n' + '{"a":'.repeat(n) },
@@ -294,7 +456,9 @@ export function hugeDocuments(): { name: string; build: () => string }[] {
     {
       name: 'LLM tool with a 20 MB prompt (escapes throughout, a placeholder every ~1 KB)',
       build: () => {
-        const unit = 'Summarise {{text}} in {{target language}}, politely; mind "quotes" \\ and \n new lines. ' + 'Lorem ipsum dolor sit amet, é😀 '.repeat(30);
+        const unit =
+          'Summarise {{text}} in {{target language}}, politely; mind "quotes" \\ and \n new lines. ' +
+          'Lorem ipsum dolor sit amet, é😀 '.repeat(30);
         const body = JSON.stringify(unit).slice(1, -1);
         const prompt = body.repeat(Math.ceil(MB20 / body.length)) + '{{unknown}} {{ text }} {{';
         return llmTool({ prompt: 'P' }).replace('"model_prompt": "P"', `"model_prompt": "${prompt}"`);

@@ -11,8 +11,20 @@ import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Diagnostic, DocumentSymbol, Position, Range, SelectionRange, TextEdit } from 'vscode-languageserver-types';
-import { getLanguageService, type Kind, type LanguageService, type ToolModel } from '../../server/src/service/languageService';
+import type {
+  Diagnostic,
+  DocumentSymbol,
+  Position,
+  Range,
+  SelectionRange,
+  TextEdit,
+} from 'vscode-languageserver-types';
+import {
+  getLanguageService,
+  type Kind,
+  type LanguageService,
+  type ToolModel,
+} from '../../server/src/service/languageService';
 import { isRuleCode } from '../../server/src/service/rules';
 import { DEFAULT_SETTINGS, type Settings } from '../../server/src/service/settings';
 import type { WorkspaceIndex } from '../../server/src/service/validation/context';
@@ -53,7 +65,10 @@ const SMALL = 100_000;
 /** The watchdog kills the run when one call makes no progress for this long. */
 const HANG_MS = 30_000;
 
-/** A call on a deep or huge document (run in a worker) that runs this long is terminated: it is over its bound anyway. */
+/**
+ * A call on a deep or huge document (run in a worker) that runs this long is terminated: it is over
+ * its bound anyway.
+ */
 const DEEP_HANG_MS = BIG_CALL_MS + 1000;
 const HUGE_HANG_MS = HUGE_VALIDATION_MS + 3000;
 /**
@@ -112,7 +127,10 @@ function summarise(violations: readonly Violation[]): string {
     else best.set(key, { v: v.text.length < cur.v.text.length ? v : cur.v, count: cur.count + 1 });
   }
   return [...best.values()]
-    .map(({ v, count }) => `- ${v.call}${v.offset === undefined ? '' : ` @${v.offset}`}: ${v.problem} [${count}×; ${v.label}]\n    input: ${show(v.text)}`)
+    .map(
+      ({ v, count }) =>
+        `- ${v.call}${v.offset === undefined ? '' : ` @${v.offset}`}: ${v.problem} [${count}×; ${v.label}]\n    input: ${show(v.text)}`,
+    )
     .join('\n');
 }
 
@@ -143,17 +161,23 @@ class Lines {
    * request was made at: a result may echo it even where it splits a surrogate pair.
    */
   problem(p: Position | undefined, request?: Position): string | undefined {
-    if (!p || !Number.isInteger(p.line) || !Number.isInteger(p.character) || p.line < 0 || p.character < 0) return `not a position: ${JSON.stringify(p)}`;
+    if (!p || !Number.isInteger(p.line) || !Number.isInteger(p.character) || p.line < 0 || p.character < 0)
+      return `not a position: ${JSON.stringify(p)}`;
     if (p.line >= this.starts.length) return `line ${p.line} beyond the last line ${this.starts.length - 1}`;
     const len = this.ends[p.line] - this.starts[p.line];
     if (p.character > len) return `character ${p.character} beyond the end of line ${p.line} (length ${len})`;
     const o = this.starts[p.line] + p.character;
-    if (o > 0 && o < this.text.length && isHigh(this.text.charCodeAt(o - 1)) && isLow(this.text.charCodeAt(o)) && !(request && request.line === p.line && request.character === p.character)) {
+    if (
+      o > 0 &&
+      o < this.text.length &&
+      isHigh(this.text.charCodeAt(o - 1)) &&
+      isLow(this.text.charCodeAt(o)) &&
+      !(request && request.line === p.line && request.character === p.character)
+    ) {
       return `splits the surrogate pair at offset ${o - 1}`;
     }
     return undefined;
   }
-
 }
 
 /**
@@ -181,18 +205,37 @@ function minify(json: string): string {
   return out.join('');
 }
 
-const before_ = (a: Position, b: Position): boolean => a.line < b.line || (a.line === b.line && a.character <= b.character);
+const before_ = (a: Position, b: Position): boolean =>
+  a.line < b.line || (a.line === b.line && a.character <= b.character);
 const containsPos = (r: Range, p: Position): boolean => before_(r.start, p) && before_(p, r.end);
-const containsRange = (outer: Range, inner: Range): boolean => before_(outer.start, inner.start) && before_(inner.end, outer.end);
+const containsRange = (outer: Range, inner: Range): boolean =>
+  before_(outer.start, inner.start) && before_(inner.end, outer.end);
 
 // ---------------------------------------------------------------------------------------------
 // The checker
 
 const WORKSPACE: WorkspaceIndex = {
-  toolsNamed: (name, exceptUri) => (name === 'tool' || name === 'Summariser' ? [{ uri: exceptUri + '.other', line: 0, character: 0, message: 'also here' }] : []),
+  toolsNamed: (name, exceptUri) =>
+    name === 'tool' || name === 'Summariser'
+      ? [{ uri: exceptUri + '.other', line: 0, character: 0, message: 'also here' }]
+      : [],
 };
 
-const RENAMES = ['renamed', 'new name', 'a"b\\c', '\ud800', '😀x', 'x\r\ny', '{{x', '}}', ' ', '', 'text', 'target language', '\ufeff'];
+const RENAMES = [
+  'renamed',
+  'new name',
+  'a"b\\c',
+  '\ud800',
+  '😀x',
+  'x\r\ny',
+  '{{x',
+  '}}',
+  ' ',
+  '',
+  'text',
+  'target language',
+  '\ufeff',
+];
 const FORMAT_OPTIONS = [
   { tabSize: 2, insertSpaces: true },
   { tabSize: 4, insertSpaces: false },
@@ -229,7 +272,10 @@ function check(text: string, opts: CheckOptions): Violation[] {
   const uri = opts.uri ?? 'file:///work/tool.json';
   const doc = TextDocument.create(uri, 'tooldef', 1, text);
   const lines = new Lines(text);
-  const service: LanguageService = getLanguageService({ settings: opts.settings ?? DEFAULT_SETTINGS, workspace: WORKSPACE });
+  const service: LanguageService = getLanguageService({
+    settings: opts.settings ?? DEFAULT_SETTINGS,
+    workspace: WORKSPACE,
+  });
   const limit = opts.limitMs ?? (text.length > SMALL ? BIG_CALL_MS : SMALL_CALL_MS);
   const valid = isJson(text);
   const random = rng(opts.seed ?? text.length);
@@ -245,7 +291,13 @@ function check(text: string, opts: CheckOptions): Violation[] {
   };
 
   /** Runs one handler: no exception, within `bound`, and (for LSP results) serialisable. */
-  function call<T>(name: string, offset: number | undefined, fn: () => T, bound = limit, serialise = true): T | undefined {
+  function call<T>(
+    name: string,
+    offset: number | undefined,
+    fn: () => T,
+    bound = limit,
+    serialise = true,
+  ): T | undefined {
     progress?.enter(name, offset);
     const t0 = performance.now();
     let result: T;
@@ -253,8 +305,18 @@ function check(text: string, opts: CheckOptions): Violation[] {
       result = fn();
     } catch (e) {
       const err = e as Error;
-      const frames = (err?.stack ?? '').split('\n').slice(1, 4).map((l) => l.trim()).join(' | ');
-      fail(name, `threw ${err?.name ?? typeof e}: ${String(err?.message ?? e).split('\n')[0].slice(0, 200)} (${frames})`, offset);
+      const frames = (err?.stack ?? '')
+        .split('\n')
+        .slice(1, 4)
+        .map((l) => l.trim())
+        .join(' | ');
+      fail(
+        name,
+        `threw ${err?.name ?? typeof e}: ${String(err?.message ?? e)
+          .split('\n')[0]
+          .slice(0, 200)} (${frames})`,
+        offset,
+      );
       return undefined;
     }
     let ms = performance.now() - t0;
@@ -304,7 +366,13 @@ function check(text: string, opts: CheckOptions): Violation[] {
   };
 
   /** Edits must be well-formed, non-overlapping, and keep valid JSON valid (when `keepJson`). */
-  const checkEdits = (name: string, edits: TextEdit[], offset: number | undefined, keepJson: boolean, sameValue = false): void => {
+  const checkEdits = (
+    name: string,
+    edits: TextEdit[],
+    offset: number | undefined,
+    keepJson: boolean,
+    sameValue = false,
+  ): void => {
     for (const e of edits) {
       if (typeof e.newText !== 'string') fail(name, 'edit without newText', offset);
       if (!checkRange(name, e.range, offset, 'edit range')) return;
@@ -323,7 +391,11 @@ function check(text: string, opts: CheckOptions): Violation[] {
     }
   };
 
-  const checkActions = (name: string, actions: ReturnType<LanguageService['doCodeActions']> | undefined, offset: number | undefined): void => {
+  const checkActions = (
+    name: string,
+    actions: ReturnType<LanguageService['doCodeActions']> | undefined,
+    offset: number | undefined,
+  ): void => {
     for (const a of actions ?? []) {
       if (typeof a.title !== 'string' || !a.title) fail(name, 'code action without a title', offset);
       const changes = a.edit?.changes ?? {};
@@ -335,29 +407,61 @@ function check(text: string, opts: CheckOptions): Violation[] {
   };
 
   // parse + validation
-  const model = call<ToolModel>('parse', undefined, () => service.parse(doc, opts.kind), opts.validationLimitMs ?? limit, false);
+  const model = call<ToolModel>(
+    'parse',
+    undefined,
+    () => service.parse(doc, opts.kind),
+    opts.validationLimitMs ?? limit,
+    false,
+  );
   if (!model) return violations;
-  const diagnostics = call<Diagnostic[]>('doValidation', undefined, () => service.doValidation(model), opts.validationLimitMs ?? limit) ?? [];
+  const diagnostics =
+    call<Diagnostic[]>('doValidation', undefined, () => service.doValidation(model), opts.validationLimitMs ?? limit) ??
+    [];
   for (const d of diagnostics) {
     if (!isRuleCode(d.code)) fail('doValidation', `diagnostic code ${JSON.stringify(d.code)} is not a rule code`);
     if (typeof d.message !== 'string' || !d.message.trim()) fail('doValidation', `${String(d.code)}: empty message`);
-    if (![1, 2, 3, 4].includes(d.severity as number)) fail('doValidation', `${String(d.code)}: severity ${String(d.severity)}`);
+    if (![1, 2, 3, 4].includes(d.severity as number))
+      fail('doValidation', `${String(d.code)}: severity ${String(d.severity)}`);
     checkRange('doValidation', d.range, undefined, `${String(d.code)} range`);
   }
   // The offsets behind the ranges: positionAt clamps, which would hide spans outside the text.
-  const problems = opts.light ? [] : call('collectProblems', undefined, () => collectProblems(model, service.settings, WORKSPACE), opts.validationLimitMs ?? limit, false) ?? [];
+  const problems = opts.light
+    ? []
+    : (call(
+        'collectProblems',
+        undefined,
+        () => collectProblems(model, service.settings, WORKSPACE),
+        opts.validationLimitMs ?? limit,
+        false,
+      ) ?? []);
   for (const p of problems) {
     // A span may run past the end (a syntax error at the end of the text is one character wide, so
     // that editors show it); it must not start outside the text or be negative.
-    if (!(Number.isInteger(p.offset) && Number.isInteger(p.length) && p.offset >= 0 && p.length >= 0 && p.offset <= text.length)) {
+    if (!(
+      Number.isInteger(p.offset) &&
+      Number.isInteger(p.length) &&
+      p.offset >= 0 &&
+      p.length >= 0 &&
+      p.offset <= text.length
+    )) {
       fail('doValidation', `${p.code} span [${p.offset}, +${p.length}) outside the text (length ${text.length})`);
     }
   }
 
   // quick fixes of each diagnostic, then of all of them over the whole document
-  for (const d of diagnostics) checkActions('doCodeActions(diagnostic)', call('doCodeActions', undefined, () => service.doCodeActions(model, d.range, [d])), undefined);
+  for (const d of diagnostics)
+    checkActions(
+      'doCodeActions(diagnostic)',
+      call('doCodeActions', undefined, () => service.doCodeActions(model, d.range, [d])),
+      undefined,
+    );
   const whole: Range = { start: { line: 0, character: 0 }, end: doc.positionAt(text.length) };
-  checkActions('doCodeActions(all)', call('doCodeActions', undefined, () => service.doCodeActions(model, whole, diagnostics)), undefined);
+  checkActions(
+    'doCodeActions(all)',
+    call('doCodeActions', undefined, () => service.doCodeActions(model, whole, diagnostics)),
+    undefined,
+  );
 
   // per offset
   const offsets = new Set<number>(opts.extraOffsets?.filter((o) => o >= 0 && o <= text.length) ?? []);
@@ -380,8 +484,14 @@ function check(text: string, opts: CheckOptions): Violation[] {
       const ranges = 'range' in te ? [te.range] : [te.insert, te.replace];
       for (const r of ranges) {
         if (!checkRange('doComplete', r, o, 'textEdit range')) continue;
-        if (r.start.line !== r.end.line) fail('doComplete', `textEdit range spans lines ${r.start.line}-${r.end.line} (LSP: single line)`, o);
-        else if (!containsPos(r, pos)) fail('doComplete', `textEdit range ${JSON.stringify(r)} does not contain the position ${JSON.stringify(pos)}`, o);
+        if (r.start.line !== r.end.line)
+          fail('doComplete', `textEdit range spans lines ${r.start.line}-${r.end.line} (LSP: single line)`, o);
+        else if (!containsPos(r, pos))
+          fail(
+            'doComplete',
+            `textEdit range ${JSON.stringify(r)} does not contain the position ${JSON.stringify(pos)}`,
+            o,
+          );
       }
     }
     const hover = call('doHover', o, () => service.doHover(model, pos), limit, ser);
@@ -394,15 +504,23 @@ function check(text: string, opts: CheckOptions): Violation[] {
       if (loc.uri !== uri) fail('findDefinition', `other uri ${loc.uri}`, o);
       checkRange('findDefinition', loc.range, o);
     }
-    for (const loc of call('findReferences', o, () => service.findReferences(model, pos, k % 2 === 0), limit, ser) ?? []) {
+    for (const loc of call('findReferences', o, () => service.findReferences(model, pos, k % 2 === 0), limit, ser) ??
+      []) {
       if (loc.uri !== uri) fail('findReferences', `other uri ${loc.uri}`, o);
       checkRange('findReferences', loc.range, o);
     }
-    for (const h of call('findDocumentHighlights', o, () => service.findDocumentHighlights(model, pos), limit, ser) ?? []) checkRange('findDocumentHighlights', h.range, o);
+    for (const h of call('findDocumentHighlights', o, () => service.findDocumentHighlights(model, pos), limit, ser) ??
+      [])
+      checkRange('findDocumentHighlights', h.range, o);
     const prep = call('prepareRename', o, () => service.prepareRename(model, pos), limit, ser);
     if (prep) {
       if (typeof prep.placeholder !== 'string') fail('prepareRename', 'no placeholder', o);
-      if (checkRange('prepareRename', prep.range, o) && !containsPos(prep.range, pos)) fail('prepareRename', `range ${JSON.stringify(prep.range)} does not contain the position ${JSON.stringify(pos)}`, o);
+      if (checkRange('prepareRename', prep.range, o) && !containsPos(prep.range, pos))
+        fail(
+          'prepareRename',
+          `range ${JSON.stringify(prep.range)} does not contain the position ${JSON.stringify(pos)}`,
+          o,
+        );
     }
     const newName = RENAMES[k % RENAMES.length];
     const renamed = call('doRename', o, () => service.doRename(model, pos, newName), limit, ser);
@@ -416,7 +534,17 @@ function check(text: string, opts: CheckOptions): Violation[] {
       }
     }
     const here = covering(pos);
-    checkActions('doCodeActions(cursor)', call('doCodeActions', o, () => service.doCodeActions(model, { start: pos, end: pos }, k % 50 === 0 ? diagnostics : here), limit, ser), o);
+    checkActions(
+      'doCodeActions(cursor)',
+      call(
+        'doCodeActions',
+        o,
+        () => service.doCodeActions(model, { start: pos, end: pos }, k % 50 === 0 ? diagnostics : here),
+        limit,
+        ser,
+      ),
+      o,
+    );
     k++;
   }
 
@@ -424,7 +552,13 @@ function check(text: string, opts: CheckOptions): Violation[] {
   for (let i = 0; i < 3; i++) {
     const a = Math.floor(random() * (text.length + 1));
     const b = a + Math.floor(random() * (text.length + 1 - a));
-    checkActions('doCodeActions(range)', call('doCodeActions', a, () => service.doCodeActions(model, { start: doc.positionAt(a), end: doc.positionAt(b) }, diagnostics)), a);
+    checkActions(
+      'doCodeActions(range)',
+      call('doCodeActions', a, () =>
+        service.doCodeActions(model, { start: doc.positionAt(a), end: doc.positionAt(b) }, diagnostics),
+      ),
+      a,
+    );
   }
 
   // positions a client might send past the text
@@ -443,13 +577,21 @@ function check(text: string, opts: CheckOptions): Violation[] {
   const positions = [...sorted.map((o) => doc.positionAt(o))];
   for (let i = 0; i < positions.length; i += 500) {
     const batch = positions.slice(i, i + 500);
-    const result = call<SelectionRange[]>('getSelectionRanges', sorted[i], () => service.getSelectionRanges(model, batch));
+    const result = call<SelectionRange[]>('getSelectionRanges', sorted[i], () =>
+      service.getSelectionRanges(model, batch),
+    );
     if (!result) continue;
-    if (result.length !== batch.length) fail('getSelectionRanges', `${result.length} results for ${batch.length} positions`, sorted[i]);
+    if (result.length !== batch.length)
+      fail('getSelectionRanges', `${result.length} results for ${batch.length} positions`, sorted[i]);
     result.forEach((sel, j) => {
       const o = sorted[i + j];
       if (!sel || !checkRange('getSelectionRanges', sel.range, o)) return;
-      if (!containsPos(sel.range, batch[j])) fail('getSelectionRanges', `innermost range ${JSON.stringify(sel.range)} does not contain the position ${JSON.stringify(batch[j])}`, o);
+      if (!containsPos(sel.range, batch[j]))
+        fail(
+          'getSelectionRanges',
+          `innermost range ${JSON.stringify(sel.range)} does not contain the position ${JSON.stringify(batch[j])}`,
+          o,
+        );
       let depth = 0;
       for (let s: SelectionRange | undefined = sel; s?.parent; s = s.parent) {
         if (++depth > 1000) {
@@ -458,7 +600,11 @@ function check(text: string, opts: CheckOptions): Violation[] {
         }
         if (!checkRange('getSelectionRanges', s.parent.range, o, 'parent range')) break;
         if (!containsRange(s.parent.range, s.range)) {
-          fail('getSelectionRanges', `parent ${JSON.stringify(s.parent.range)} does not contain child ${JSON.stringify(s.range)}`, o);
+          fail(
+            'getSelectionRanges',
+            `parent ${JSON.stringify(s.parent.range)} does not contain child ${JSON.stringify(s.range)}`,
+            o,
+          );
           break;
         }
       }
@@ -475,14 +621,28 @@ function check(text: string, opts: CheckOptions): Violation[] {
         fail('findDocumentSymbols', 'more than 100,000 symbols');
         break;
       }
-      if (typeof s.name !== 'string' || !s.name) fail('findDocumentSymbols', `symbol with an empty name (kind ${s.kind})`);
-      if (checkRange('findDocumentSymbols', s.range) && checkRange('findDocumentSymbols', s.selectionRange, undefined, 'selectionRange') && !containsRange(s.range, s.selectionRange)) {
-        fail('findDocumentSymbols', `selectionRange ${JSON.stringify(s.selectionRange)} not inside range ${JSON.stringify(s.range)}`);
+      if (typeof s.name !== 'string' || !s.name)
+        fail('findDocumentSymbols', `symbol with an empty name (kind ${s.kind})`);
+      if (
+        checkRange('findDocumentSymbols', s.range) &&
+        checkRange('findDocumentSymbols', s.selectionRange, undefined, 'selectionRange') &&
+        !containsRange(s.range, s.selectionRange)
+      ) {
+        fail(
+          'findDocumentSymbols',
+          `selectionRange ${JSON.stringify(s.selectionRange)} not inside range ${JSON.stringify(s.range)}`,
+        );
       }
       todo.push(...(s.children ?? []));
     }
     for (const f of call('getFoldingRanges', undefined, () => service.getFoldingRanges(model)) ?? []) {
-      if (!(Number.isInteger(f.startLine) && f.startLine >= 0 && f.startLine <= f.endLine && f.endLine < lines.starts.length)) fail('getFoldingRanges', `bad folding range ${JSON.stringify(f)}`);
+      if (!(
+        Number.isInteger(f.startLine) &&
+        f.startLine >= 0 &&
+        f.startLine <= f.endLine &&
+        f.endLine < lines.starts.length
+      ))
+        fail('getFoldingRanges', `bad folding range ${JSON.stringify(f)}`);
     }
     // One set of options and no range on big documents: formatting 20 MB takes about a second, with or without a range.
     const big = text.length > SMALL;
@@ -520,7 +680,12 @@ const settingsVariants: Settings[] = [
   { knownModels: ['gpt-4'], rules: { 'json-syntax': 'off', 'unknown-field': 'hint', 'file-name-mismatch': 'off' } },
 ];
 const kindArb = fc.constantFrom<Kind | undefined>(undefined, undefined, 'llm', 'smart');
-const uriArb = fc.constantFrom('file:///work/tool.json', 'untitled:Untitled-1', 'file:///work/%E2%82%AC%zz.json', 'file:///work/x.JSON');
+const uriArb = fc.constantFrom(
+  'file:///work/tool.json',
+  'untitled:Untitled-1',
+  'file:///work/%E2%82%AC%zz.json',
+  'file:///work/x.JSON',
+);
 
 // ---------------------------------------------------------------------------------------------
 // Deep and huge documents run in a worker: a hang or a crash there is terminated and reported as a
@@ -541,7 +706,8 @@ interface WorkerResult {
 type WorkerMessage = { readonly violation: Violation } | { readonly notes: string[] };
 
 /** Violations cross the thread boundary without their 20 MB inputs. */
-const portable = (v: Violation): Violation => (v.text.length > 4000 ? { ...v, text: v.text.slice(0, 2000) + `… (${v.text.length} chars in all)` } : v);
+const portable = (v: Violation): Violation =>
+  v.text.length > 4000 ? { ...v, text: v.text.slice(0, 2000) + `… (${v.text.length} chars in all)` } : v;
 
 function runJob(job: WorkerJob): void {
   progress = new Progress(job.sab);
@@ -551,12 +717,28 @@ function runJob(job: WorkerJob): void {
   if (job.set === 'deep') {
     const d = deepDocuments()[job.index];
     // Pathological documents: the bound for big ones applies, whatever their size.
-    check(d.text, { label: d.name, kind: d.kind, offsets: 60, extraOffsets: [1, 2, 5000, d.text.length - 1], limitMs: BIG_CALL_MS, timings });
+    check(d.text, {
+      label: d.name,
+      kind: d.kind,
+      offsets: 60,
+      extraOffsets: [1, 2, 5000, d.text.length - 1],
+      limitMs: BIG_CALL_MS,
+      timings,
+    });
   } else {
     const d = hugeDocuments()[job.index];
     const text = d.build();
-    check(text, { label: d.name, offsets: 8, extraOffsets: [10, 200, 1000, text.length - 100], limitMs: BIG_CALL_MS, validationLimitMs: HUGE_VALIDATION_MS, timings });
-    notes.push(`${(text.length / 1024 / 1024).toFixed(1)} MB: parse ${timings.get('parse')?.toFixed(0)} ms, doValidation ${timings.get('doValidation')?.toFixed(0)} ms`);
+    check(text, {
+      label: d.name,
+      offsets: 8,
+      extraOffsets: [10, 200, 1000, text.length - 100],
+      limitMs: BIG_CALL_MS,
+      validationLimitMs: HUGE_VALIDATION_MS,
+      timings,
+    });
+    notes.push(
+      `${(text.length / 1024 / 1024).toFixed(1)} MB: parse ${timings.get('parse')?.toFixed(0)} ms, doValidation ${timings.get('doValidation')?.toFixed(0)} ms`,
+    );
   }
   const slowest = [...timings].sort((a, b) => b[1] - a[1]).slice(0, 4);
   notes.push(`slowest calls: ${slowest.map(([k, ms]) => `${k} ${ms.toFixed(0)} ms`).join(', ')}`);
@@ -572,14 +754,24 @@ function inWorker(set: WorkerJob['set'], index: number, name: string, hangMs: nu
   const job: WorkerJob = { robustness: true, set, index, sab: watch.sab };
   const violations: Violation[] = [];
   return new Promise((resolve) => {
-    const worker = new Worker(__filename, { workerData: job, resourceLimits: { maxOldGenerationSizeMb: 2048, stackSizeMb: WORKER_STACK_MB }, execArgv: [] });
+    const worker = new Worker(__filename, {
+      workerData: job,
+      resourceLimits: { maxOldGenerationSizeMb: 2048, stackSizeMb: WORKER_STACK_MB },
+      execArgv: [],
+    });
     let settled = false;
     const done = (notes: string[], problem?: string): void => {
       if (settled) return;
       settled = true;
       clearInterval(timer);
       void worker.terminate();
-      if (problem) violations.push({ call: watch.describe().replace(/ (at offset|on) .*/s, ''), problem, label: name, text: `(${set}Documents()[${index}] in test/fuzz/generators.ts)` });
+      if (problem)
+        violations.push({
+          call: watch.describe().replace(/ (at offset|on) .*/s, ''),
+          problem,
+          label: name,
+          text: `(${set}Documents()[${index}] in test/fuzz/generators.ts)`,
+        });
       resolve({ violations, notes });
     };
     let last = -1;
@@ -595,8 +787,15 @@ function inWorker(set: WorkerJob['set'], index: number, name: string, hangMs: nu
     }, 50);
     worker.on('message', (m: WorkerMessage) => ('violation' in m ? violations.push(m.violation) : done(m.notes)));
     worker.on('error', (e) => {
-      const frames = (e.stack ?? '').split('\n').slice(1, 3).map((l) => l.trim()).join(' | ');
-      done([], `crashed the worker: ${e.name}: ${e.message.split('\n')[0]} (last call started: ${watch.describe()}; ${frames})`);
+      const frames = (e.stack ?? '')
+        .split('\n')
+        .slice(1, 3)
+        .map((l) => l.trim())
+        .join(' | ');
+      done(
+        [],
+        `crashed the worker: ${e.name}: ${e.message.split('\n')[0]} (last call started: ${watch.describe()}; ${frames})`,
+      );
     });
     worker.on('exit', (code) => done([], `worker exited with code ${code} (was running ${watch.describe()})`));
   });
@@ -635,7 +834,9 @@ if (!isMainThread && job?.robustness) {
       } finally {
         progress?.idle(true);
         const cpu = process.cpuUsage(cpu0);
-        t.diagnostic(`${name}: ${(performance.now() - t0).toFixed(0)} ms (CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms)`);
+        t.diagnostic(
+          `${name}: ${(performance.now() - t0).toFixed(0)} ms (CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms)`,
+        );
       }
     };
 
@@ -652,7 +853,13 @@ if (!isMainThread && job?.robustness) {
             ['BOM+CRLF', withBom(withCrlf(ex.text))],
           ];
           for (const [v, text] of variants) {
-            violations.push(...check(text, { label: `${ex.name} ${v}`, uri: `file:///work/examples/${ex.name}`, offsets: v === 'as written' || v === 'BOM+CRLF' ? 'all' : 400 }));
+            violations.push(
+              ...check(text, {
+                label: `${ex.name} ${v}`,
+                uri: `file:///work/examples/${ex.name}`,
+                offsets: v === 'as written' || v === 'BOM+CRLF' ? 'all' : 400,
+              }),
+            );
           }
         }
         assertClean(violations, 'the examples');
@@ -664,7 +871,15 @@ if (!isMainThread && job?.robustness) {
         const violations: Violation[] = [];
         let count = 0;
         for (const [fileIndex, ex] of examples.entries()) {
-          const kind: Kind | undefined = ex.name.startsWith('llm/') ? 'llm' : ex.name.startsWith('smart/') ? 'smart' : /"model_prompt"/.test(ex.text) ? 'llm' : /"tool_(code|name)"/.test(ex.text) ? 'smart' : undefined;
+          const kind: Kind | undefined = ex.name.startsWith('llm/')
+            ? 'llm'
+            : ex.name.startsWith('smart/')
+              ? 'smart'
+              : /"model_prompt"/.test(ex.text)
+                ? 'llm'
+                : /"tool_(code|name)"/.test(ex.text)
+                  ? 'smart'
+                  : undefined;
           const text = ex.name.startsWith('smart/') ? withCrlf(ex.text) : ex.text;
           const cuts = prefixLengths(text, fileIndex);
           count += cuts.length;
@@ -693,7 +908,10 @@ if (!isMainThread && job?.robustness) {
     it('random JSON values', (t) => {
       timed(t, 'random JSON', () =>
         fc.assert(
-          property(fc.tuple(randomJsonText, kindArb, fc.constantFrom(...settingsVariants)), ([text, kind, settings]) => ({ text, opts: { label: 'random JSON', kind, settings, offsets: 'all' } })),
+          property(
+            fc.tuple(randomJsonText, kindArb, fc.constantFrom(...settingsVariants)),
+            ([text, kind, settings]) => ({ text, opts: { label: 'random JSON', kind, settings, offsets: 'all' } }),
+          ),
           { seed: SEED, numRuns: 150, includeErrorInReport: true },
         ),
       );
@@ -702,10 +920,13 @@ if (!isMainThread && job?.robustness) {
     it('tool-shaped JSON with random, wrong and good values', (t) => {
       timed(t, 'toolish JSON', () =>
         fc.assert(
-          property(fc.tuple(toolishText, kindArb, uriArb, fc.constantFrom(...settingsVariants)), ([text, kind, uri, settings]) => ({
-            text,
-            opts: { label: 'tool-shaped JSON', kind, uri, settings, offsets: text.length < 800 ? 'all' : 200 },
-          })),
+          property(
+            fc.tuple(toolishText, kindArb, uriArb, fc.constantFrom(...settingsVariants)),
+            ([text, kind, uri, settings]) => ({
+              text,
+              opts: { label: 'tool-shaped JSON', kind, uri, settings, offsets: text.length < 800 ? 'all' : 200 },
+            }),
+          ),
           { includeErrorInReport: true, seed: SEED + 1, numRuns: 200 },
         ),
       );
@@ -714,7 +935,10 @@ if (!isMainThread && job?.robustness) {
     it('token soup: near-JSON made of quotes, escapes, brackets, braces, surrogates and line breaks', (t) => {
       timed(t, 'token soup', () =>
         fc.assert(
-          property(fc.tuple(tokenSoup, kindArb), ([text, kind]) => ({ text, opts: { label: 'token soup', kind, offsets: 'all' } })),
+          property(fc.tuple(tokenSoup, kindArb), ([text, kind]) => ({
+            text,
+            opts: { label: 'token soup', kind, offsets: 'all' },
+          })),
           { includeErrorInReport: true, seed: SEED + 2, numRuns: 400 },
         ),
       );
@@ -723,7 +947,10 @@ if (!isMainThread && job?.robustness) {
     it('arbitrary strings, code unit by code unit', (t) => {
       timed(t, 'arbitrary strings', () =>
         fc.assert(
-          property(fc.tuple(anyText, kindArb), ([text, kind]) => ({ text, opts: { label: 'arbitrary string', kind, offsets: 'all' } })),
+          property(fc.tuple(anyText, kindArb), ([text, kind]) => ({
+            text,
+            opts: { label: 'arbitrary string', kind, offsets: 'all' },
+          })),
           { includeErrorInReport: true, seed: SEED + 3, numRuns: 300 },
         ),
       );
@@ -736,7 +963,10 @@ if (!isMainThread && job?.robustness) {
             const base = m.crlf ? withCrlf(bases[m.base]) : bases[m.base];
             const { text, touched } = mutate(base, m.mutations);
             const near = touched.flatMap((o) => [o - 2, o - 1, o, o + 1, o + 2, o + 3]);
-            return { text, opts: { label: `definition ${m.base} mutated`, kind, offsets: 60, extraOffsets: near, seed: m.base } };
+            return {
+              text,
+              opts: { label: `definition ${m.base} mutated`, kind, offsets: 60, extraOffsets: near, seed: m.base },
+            };
           }),
           { includeErrorInReport: true, seed: SEED + 4, numRuns: 250 },
         ),
@@ -750,7 +980,15 @@ if (!isMainThread && job?.robustness) {
             const base = crlf ? withCrlf(bases[s.base]) : bases[s.base];
             const text = insertIntoLiteral(base, s.literal, s.at, s.surrogate);
             const at = text.indexOf(s.surrogate);
-            return { text, opts: { label: `definition ${s.base} with ${JSON.stringify(s.surrogate)}`, offsets: 40, extraOffsets: [at - 1, at, at + 1, at + 2, at + s.surrogate.length], seed: s.base } };
+            return {
+              text,
+              opts: {
+                label: `definition ${s.base} with ${JSON.stringify(s.surrogate)}`,
+                offsets: 40,
+                extraOffsets: [at - 1, at, at + 1, at + 2, at + s.surrogate.length],
+                seed: s.base,
+              },
+            };
           }),
           { includeErrorInReport: true, seed: SEED + 5, numRuns: 200 },
         ),
@@ -760,10 +998,16 @@ if (!isMainThread && job?.robustness) {
     it('lone surrogates and BOM in every string of a definition, every offset', (t) => {
       timed(t, 'surrogates everywhere', () => {
         const violations: Violation[] = [];
-        const quoteEvery = (text: string, s: string): string => text.replace(/"((?:[^"\\]|\\.)*)"/g, (_m, inner: string) => `"${inner}${s}"`);
+        const quoteEvery = (text: string, s: string): string =>
+          text.replace(/"((?:[^"\\]|\\.)*)"/g, (_m, inner: string) => `"${inner}${s}"`);
         for (const [i, base] of [bases[bases.length - 2], bases[bases.length - 1]].entries()) {
           for (const s of ['\ud800', '\udfff', '\\ud800', '\\udc00x', '😀', '\ud83d']) {
-            violations.push(...check(withBom(quoteEvery(base, s)), { label: `fixture ${i}, ${JSON.stringify(s)} at the end of every string, BOM`, offsets: 'all' }));
+            violations.push(
+              ...check(withBom(quoteEvery(base, s)), {
+                label: `fixture ${i}, ${JSON.stringify(s)} at the end of every string, BOM`,
+                offsets: 'all',
+              }),
+            );
           }
         }
         assertClean(violations, 'definitions full of surrogates');
@@ -777,7 +1021,9 @@ if (!isMainThread && job?.robustness) {
         const t1 = performance.now();
         const r = await inWorker('deep', i, d.name, DEEP_HANG_MS);
         violations.push(...r.violations);
-        t.diagnostic(`${d.name} (${d.text.length} chars): ${(performance.now() - t1).toFixed(0)} ms; ${r.notes.join('; ')}`);
+        t.diagnostic(
+          `${d.name} (${d.text.length} chars): ${(performance.now() - t1).toFixed(0)} ms; ${r.notes.join('; ')}`,
+        );
       });
       t.diagnostic(`deep nesting: ${(performance.now() - t0).toFixed(0)} ms`);
       assertClean(violations, 'deeply nested documents');

@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { ChatError, chatCompletionsUrl, isLoopbackHost, parseRetryAfter, requestParameters, resolveModel, streamChat, type ChatOptions } from '../../server/src/llm/chat';
+import {
+  ChatError,
+  chatCompletionsUrl,
+  isLoopbackHost,
+  parseRetryAfter,
+  requestParameters,
+  resolveModel,
+  streamChat,
+  type ChatOptions,
+} from '../../server/src/llm/chat';
 import { chunk, sleep, startChatServer, startStream, type ChatServer } from './chatServer';
 
 const KEY = 'sk-test-SECRET-0123456789abcdef';
@@ -73,7 +82,9 @@ describe('streamChat against a loopback chat-completions server', () => {
       await sleep(20);
       res.write(bytes.subarray(g));
       res.write(chunk({}, 'stop'));
-      res.write(`data: ${JSON.stringify({ id: 'x', choices: [], usage: { prompt_tokens: 5, completion_tokens: 4, total_tokens: 9 } })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: 'x', choices: [], usage: { prompt_tokens: 5, completion_tokens: 4, total_tokens: 9 } })}\n\n`,
+      );
       res.end('data: [DONE]\n\n');
     });
     const deltas: string[] = [];
@@ -129,17 +140,26 @@ describe('streamChat against a loopback chat-completions server', () => {
       startStream(res);
       res.end(chunk({ content: 'ok' }, 'length') + 'data: [DONE]\n\n');
     });
-    const r = await streamChat(opts({ apiKey: '', includeUsage: false, maxTokensField: 'max_completion_tokens', parameters: { max_tokens: 5 } }));
+    const r = await streamChat(
+      opts({ apiKey: '', includeUsage: false, maxTokensField: 'max_completion_tokens', parameters: { max_tokens: 5 } }),
+    );
     assert.equal(r.finishReason, 'length');
     assert.equal(server.requests[0].headers.authorization, undefined);
-    assert.deepEqual(server.requests[0].body.max_completion_tokens, 5);
-    assert.equal('stream_options' in server.requests[0].body, false);
+    const body = server.requests[0].body as Record<string, unknown>;
+    assert.deepEqual(body.max_completion_tokens, 5);
+    assert.equal('stream_options' in body, false);
   });
 
   it('accepts a server that ignores stream: true and answers with one JSON completion', async () => {
     server.handle((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ model: 'x', choices: [{ index: 0, message: { role: 'assistant', content: 'whole' }, finish_reason: 'stop' }], usage: { total_tokens: 3 } }));
+      res.end(
+        JSON.stringify({
+          model: 'x',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'whole' }, finish_reason: 'stop' }],
+          usage: { total_tokens: 3 },
+        }),
+      );
     });
     const deltas: string[] = [];
     const r = await streamChat(opts(), (d) => deltas.push(d));
@@ -159,7 +179,15 @@ describe('streamChat against a loopback chat-completions server', () => {
     server.handle((req, res) => {
       res.writeHead(401, { 'Content-Type': 'application/json' });
       const sent = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
-      res.end(JSON.stringify({ error: { message: `Incorrect API key provided: ${sent || 'none'}.`, type: 'invalid_request_error', code: 'invalid_api_key' } }));
+      res.end(
+        JSON.stringify({
+          error: {
+            message: `Incorrect API key provided: ${sent || 'none'}.`,
+            type: 'invalid_request_error',
+            code: 'invalid_api_key',
+          },
+        }),
+      );
     });
     const e = await fail(streamChat(opts()));
     assert.equal(e.kind, 'auth');
@@ -177,7 +205,10 @@ describe('streamChat against a loopback chat-completions server', () => {
     });
     const e = await fail(streamChat(opts()));
     assert.equal(e.kind, 'model-not-found');
-    assert.match(e.message, /404 Not Found for model "m" at http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: The model `m` does not exist/);
+    assert.match(
+      e.message,
+      /404 Not Found for model "m" at http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: The model `m` does not exist/,
+    );
   });
 
   it('429: rate limit with Retry-After in seconds or as a date', async () => {
@@ -186,7 +217,10 @@ describe('streamChat against a loopback chat-completions server', () => {
       res.end(JSON.stringify({ error: { message: 'Rate limit reached' } }));
     });
     const e = await fail(streamChat(opts()));
-    assert.deepEqual([e.kind, e.status, e.retryAfterMs, e.serverMessage], ['rate-limit', 429, 7000, 'Rate limit reached']);
+    assert.deepEqual(
+      [e.kind, e.status, e.retryAfterMs, e.serverMessage],
+      ['rate-limit', 429, 7000, 'Rate limit reached'],
+    );
     assert.match(e.message, /Retry after 7 s/);
     const now = Date.parse('2030-01-01T00:00:00Z');
     assert.equal(parseRetryAfter(new Headers({ 'retry-after': 'Tue, 01 Jan 2030 00:00:30 GMT' }), now), 30_000);
@@ -212,12 +246,16 @@ describe('streamChat against a loopback chat-completions server', () => {
 
   it('does not follow redirects (the prompt and key go only to the configured URL)', async () => {
     server.handle((req, res) => {
-      if (req.url === '/v1/chat/completions') res.writeHead(307, { Location: 'http://example.com/v1/chat/completions?token=abc' }).end();
+      if (req.url === '/v1/chat/completions')
+        res.writeHead(307, { Location: 'http://example.com/v1/chat/completions?token=abc' }).end();
       else res.writeHead(500).end();
     });
     const e = await fail(streamChat(opts()));
     assert.deepEqual([e.kind, e.status], ['http', 307]);
-    assert.match(e.message, /redirected the request \(307\) to http:\/\/example\.com\/v1\/chat\/completions; redirects are not followed/);
+    assert.match(
+      e.message,
+      /redirected the request \(307\) to http:\/\/example\.com\/v1\/chat\/completions; redirects are not followed/,
+    );
     assert.equal(server.requests.length, 1);
   });
 
@@ -302,10 +340,22 @@ describe('streamChat against a loopback chat-completions server', () => {
     const ac = new AbortController();
     ac.abort();
     assert.equal((await fail(streamChat(opts({ signal: ac.signal, fetch: spy })))).kind, 'cancelled');
-    const noModel = await fail(streamChat(opts({ fetch: spy, model: { modelIds: ['gpt-4', 'claude'], map: { 'gpt-3.5': 'x' }, setting: 'tooldef.llm.models' } })));
+    const noModel = await fail(
+      streamChat(
+        opts({
+          fetch: spy,
+          model: { modelIds: ['gpt-4', 'claude'], map: { 'gpt-3.5': 'x' }, setting: 'tooldef.llm.models' },
+        }),
+      ),
+    );
     assert.equal(noModel.kind, 'no-model');
     assert.match(noModel.message, /"gpt-4", "claude".*"tooldef\.llm\.models"/);
-    for (const baseUrl of ['http://example.com/v1', 'http://10.0.0.1/v1', 'http://127.example.com/v1', 'http://localhost.example.com/v1']) {
+    for (const baseUrl of [
+      'http://example.com/v1',
+      'http://10.0.0.1/v1',
+      'http://127.example.com/v1',
+      'http://localhost.example.com/v1',
+    ]) {
       const e = await fail(streamChat(opts({ fetch: spy, baseUrl })));
       assert.equal(e.kind, 'insecure-url', baseUrl);
       assert.match(e.message, /https:\/\//);
@@ -337,20 +387,44 @@ describe('chat helpers', () => {
   it('resolveModel picks the first mapped id of model_version, then "*"', () => {
     assert.deepEqual(resolveModel(['a', 'b', 'c'], { c: 'C', b: 'B' }), { id: 'b', model: 'B' });
     assert.deepEqual(resolveModel(['a'], new Map([['*', 'any']])), { id: 'a', model: 'any' });
-    assert.deepEqual(resolveModel(['a', 'b'], { a: '  ', b: 'B' }), { id: 'b', model: 'B' }, 'blank names do not count');
-    assert.throws(() => resolveModel([], {}), (e: ChatError) => e.kind === 'no-model' && /lists no model_version ids.*tooldef\.llm\.modelMap/.test(e.message));
-    assert.throws(() => resolveModel(['constructor'], {}), (e: ChatError) => e.kind === 'no-model');
+    assert.deepEqual(
+      resolveModel(['a', 'b'], { a: '  ', b: 'B' }),
+      { id: 'b', model: 'B' },
+      'blank names do not count',
+    );
+    assert.throws(
+      () => resolveModel([], {}),
+      (e: ChatError) => e.kind === 'no-model' && /lists no model_version ids.*tooldef\.llm\.modelMap/.test(e.message),
+    );
+    assert.throws(
+      () => resolveModel(['constructor'], {}),
+      (e: ChatError) => e.kind === 'no-model',
+    );
   });
 
   it('requestParameters keeps the five sampling parameters that are finite numbers', () => {
-    assert.deepEqual(requestParameters({ temperature: 0, max_tokens: 10, top_p: NaN, presence_penalty: 1, ...({ seed: 1 } as object) }), { temperature: 0, max_tokens: 10, presence_penalty: 1 });
+    assert.deepEqual(
+      requestParameters({
+        temperature: 0,
+        max_tokens: 10,
+        top_p: NaN,
+        presence_penalty: 1,
+        ...({ seed: 1 } as object),
+      }),
+      { temperature: 0, max_tokens: 10, presence_penalty: 1 },
+    );
   });
 
   it('chatCompletionsUrl appends the path and allows http only on loopback', () => {
     assert.equal(chatCompletionsUrl('https://api.example.com/v1/').href, 'https://api.example.com/v1/chat/completions');
-    assert.equal(chatCompletionsUrl('https://h/openai/deployments/x?api-version=1').href, 'https://h/openai/deployments/x/chat/completions?api-version=1');
-    for (const h of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', 'LOCALHOST']) assert.ok(isLoopbackHost(new URL(`http://${h}:1`).hostname), h);
-    for (const h of ['example.com', '10.0.0.1', '[::2]', '128.0.0.1', 'localhost.evil.com']) assert.ok(!isLoopbackHost(new URL(`http://${h}:1`).hostname), h);
+    assert.equal(
+      chatCompletionsUrl('https://h/openai/deployments/x?api-version=1').href,
+      'https://h/openai/deployments/x/chat/completions?api-version=1',
+    );
+    for (const h of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', 'LOCALHOST'])
+      assert.ok(isLoopbackHost(new URL(`http://${h}:1`).hostname), h);
+    for (const h of ['example.com', '10.0.0.1', '[::2]', '128.0.0.1', 'localhost.evil.com'])
+      assert.ok(!isLoopbackHost(new URL(`http://${h}:1`).hostname), h);
     assert.equal(chatCompletionsUrl('http://[::1]:8080/v1').href, 'http://[::1]:8080/v1/chat/completions');
   });
 });

@@ -9,7 +9,8 @@ export interface RecordedRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: IncomingMessage['headers'];
-  readonly body: any;
+  /** The parsed JSON body (a string when it is not JSON). */
+  readonly body: Record<string, unknown> | string;
   /** Resolves when the client goes away (connection closed or request aborted). */
   readonly closed: Promise<void>;
 }
@@ -31,15 +32,17 @@ export async function startChatServer(): Promise<ChatServer> {
   const open = new Set<ServerResponse>();
   const server: Server = createServer((req, res) => {
     open.add(res);
-    const closed = new Promise<void>((resolve) => res.on('close', () => {
-      open.delete(res);
-      resolve();
-    }));
+    const closed = new Promise<void>((resolve) =>
+      res.on('close', () => {
+        open.delete(res);
+        resolve();
+      }),
+    );
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(parts).toString('utf8');
-      let body: unknown = raw;
+      let body: Record<string, unknown> | string = raw;
       try {
         body = JSON.parse(raw);
       } catch {
@@ -72,11 +75,19 @@ export async function startChatServer(): Promise<ChatServer> {
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** One `data:` event of a streamed chat completion. */
-export function chunk(delta: { content?: string; role?: string }, finishReason: string | null = null, extra: Record<string, unknown> = {}): string {
+export function chunk(
+  delta: { content?: string; role?: string },
+  finishReason: string | null = null,
+  extra: Record<string, unknown> = {},
+): string {
   return `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'served-model', choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`;
 }
 
 export function startStream(res: ServerResponse): void {
-  res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache',
+    Connection: 'keep-alive',
+  });
   res.flushHeaders();
 }

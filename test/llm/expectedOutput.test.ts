@@ -1,9 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { canonicalLanguage, checkOutput, fencedBlocks, positionAt, type OutputViolation } from '../../server/src/llm/expectedOutput';
+import {
+  canonicalLanguage,
+  checkOutput,
+  fencedBlocks,
+  positionAt,
+  type OutputViolation,
+} from '../../server/src/llm/expectedOutput';
 import type { ExpectedOutput } from '../../server/src/llm/prompt';
 
-const brief = (vs: OutputViolation[]) => vs.map((v) => [v.code, v.severity, ...(v.line === undefined ? [] : [v.line]), ...(v.column === undefined ? [] : [v.column])]);
+const brief = (vs: OutputViolation[]) =>
+  vs.map((v) => [
+    v.code,
+    v.severity,
+    ...(v.line === undefined ? [] : [v.line]),
+    ...(v.column === undefined ? [] : [v.column]),
+  ]);
 const fence = '```';
 
 describe('checkOutput: limited', () => {
@@ -38,7 +50,11 @@ describe('checkOutput: code language', () => {
     assert.deepEqual(checkOutput(`Here:\n${fence}python\nprint(1)\n${fence}\n`, python), []);
     assert.deepEqual(checkOutput(`${fence}py title="x.py"\nprint(1)\n${fence}`, python), []);
     assert.deepEqual(checkOutput(`~~~python3\nprint(1)\n~~~`, python), []);
-    assert.deepEqual(checkOutput(`${fence}js\nx\n${fence}\n${fence}python\ny\n${fence}`, python), [], 'one matching block among several is enough');
+    assert.deepEqual(
+      checkOutput(`${fence}js\nx\n${fence}\n${fence}python\ny\n${fence}`, python),
+      [],
+      'one matching block among several is enough',
+    );
     assert.deepEqual(checkOutput(`${fence}ts\nlet x = 1\n${fence}`, { type: 'code', language: 'TypeScript' }), []);
   });
 
@@ -71,7 +87,9 @@ describe('checkOutput: JSON', () => {
 
   it('accepts bare JSON, and JSON in a single fenced block with a hint', () => {
     assert.deepEqual(checkOutput(' {"a": [1, 2, {"b": null}]}\n', json), []);
-    assert.deepEqual(brief(checkOutput(`Here you go:\n${fence}json\n{"a": 1}\n${fence}\nDone.`, json)), [['format-in-fence', 'hint']]);
+    assert.deepEqual(brief(checkOutput(`Here you go:\n${fence}json\n{"a": 1}\n${fence}\nDone.`, json)), [
+      ['format-in-fence', 'hint'],
+    ]);
     assert.deepEqual(brief(checkOutput(`${fence}\n[1,2]\n${fence}`, json)), [['format-in-fence', 'hint']]);
   });
 
@@ -102,7 +120,13 @@ describe('checkOutput: XML', () => {
   const xml: ExpectedOutput = { type: 'text', format: 'XML' };
 
   it('accepts well-formed XML with a prolog, comments, CDATA and a DOCTYPE', () => {
-    assert.deepEqual(checkOutput('<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY e "x">]>\n<!-- c -->\n<r a="1 > 0"><x/><![CDATA[<y>]]></r>\n', xml), []);
+    assert.deepEqual(
+      checkOutput(
+        '<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY e "x">]>\n<!-- c -->\n<r a="1 > 0"><x/><![CDATA[<y>]]></r>\n',
+        xml,
+      ),
+      [],
+    );
     assert.deepEqual(brief(checkOutput(`${fence}xml\n<r/>\n${fence}`, xml)), [['format-in-fence', 'hint']]);
   });
 
@@ -115,11 +139,16 @@ describe('checkOutput: XML', () => {
     assert.match(checkOutput('<a/>\n<b/>', xml)[0].message, /more than one root/);
     assert.deepEqual(brief(checkOutput('<a/> trailing', xml)), [['invalid-xml', 'error', 1, 6]]);
     assert.deepEqual(brief(checkOutput('Sure, here it is', xml)), [['invalid-xml', 'error', 1, 1]]);
-    assert.deepEqual(brief(checkOutput('<a>', xml)).map((v) => v[0]), ['invalid-xml']);
+    assert.deepEqual(
+      brief(checkOutput('<a>', xml)).map((v) => v[0]),
+      ['invalid-xml'],
+    );
   });
 
   it('maps an error inside a fenced block to the answer', () => {
-    assert.deepEqual(brief(checkOutput(`Text\n${fence}xml\n<a>\n</b>\n${fence}`, xml)), [['invalid-xml', 'error', 4, 1]]);
+    assert.deepEqual(brief(checkOutput(`Text\n${fence}xml\n<a>\n</b>\n${fence}`, xml)), [
+      ['invalid-xml', 'error', 4, 1],
+    ]);
   });
 });
 
@@ -128,7 +157,9 @@ describe('checkOutput: CSV', () => {
 
   it('accepts consistent CSV with quotes, embedded commas and line breaks, CRLF', () => {
     assert.deepEqual(checkOutput('name,notes\r\n"Smith, J","said ""hi""\r\nthen left"\r\nLee,\r\n', csv), []);
-    assert.deepEqual(brief(checkOutput(`Here:\n${fence}csv\na,b\n1,2\n${fence}\nThat is all, thanks.`, csv)), [['format-in-fence', 'hint']]);
+    assert.deepEqual(brief(checkOutput(`Here:\n${fence}csv\na,b\n1,2\n${fence}\nThat is all, thanks.`, csv)), [
+      ['format-in-fence', 'hint'],
+    ]);
   });
 
   it('reports rows whose field count differs from the header, with their lines', () => {
@@ -143,7 +174,9 @@ describe('checkOutput: CSV', () => {
   it('reports a parse error (unclosed quote, junk after a quote) with its line', () => {
     assert.deepEqual(brief(checkOutput('a,b\n1,"open\n', csv)), [['invalid-csv', 'error', 2]]);
     assert.deepEqual(brief(checkOutput('a,b\n"x"y,2\n', csv)), [['invalid-csv', 'error', 2]]);
-    assert.deepEqual(brief(checkOutput(`Intro\n${fence}csv\na,b\n1,2,3\n${fence}`, csv)), [['inconsistent-columns', 'error', 4]]);
+    assert.deepEqual(brief(checkOutput(`Intro\n${fence}csv\na,b\n1,2,3\n${fence}`, csv)), [
+      ['inconsistent-columns', 'error', 4],
+    ]);
   });
 
   it('warns when the data seems to use another delimiter; TSV is checked with tabs', () => {

@@ -19,7 +19,14 @@ function llm(variables: unknown[], prompt: string, metadata: Record<string, unkn
   return JSON.stringify({
     version: '1.0',
     model_prompt: prompt,
-    metadata: { prompt_name: 'T', model_version: ['gpt-4'], creator: { name: 'a', email: '<EMAIL>', organization: 'o' }, timestamp: '2024-01-01T00:00:00Z', variables, ...metadata },
+    metadata: {
+      prompt_name: 'T',
+      model_version: ['gpt-4'],
+      creator: { name: 'a', email: '<EMAIL>', organization: 'o' },
+      timestamp: '2024-01-01T00:00:00Z',
+      variables,
+      ...metadata,
+    },
   });
 }
 
@@ -38,10 +45,19 @@ describe('llmToolOf', () => {
     assert.equal(tool.inputs[1].default, 'short');
     assert.deepEqual(tool.inputs[1].allowedValues, ['short', 'medium', 'detailed']);
     assert.equal(tool.inputs[0].description, 'Notes or transcript of the meeting.');
-    assert.deepEqual(tool.parameters, { temperature: 0, max_tokens: 1024, top_p: 1, frequency_penalty: 0, presence_penalty: 0 });
+    assert.deepEqual(tool.parameters, {
+      temperature: 0,
+      max_tokens: 1024,
+      top_p: 1,
+      frequency_penalty: 0,
+      presence_penalty: 0,
+    });
     assert.deepEqual(tool.modelIds, ['gpt-4', 'claude']);
     assert.deepEqual(tool.expectedOutput, { type: 'text', format: 'JSON' });
-    assert.ok(tool.prompt.includes('"summary" (a {{summary length}} paragraph)'), 'the prompt is decoded (escaped quotes)');
+    assert.ok(
+      tool.prompt.includes('"summary" (a {{summary length}} paragraph)'),
+      'the prompt is decoded (escaped quotes)',
+    );
     assert.deepEqual(tool.warnings, []);
     const filled = fillPrompt(tool, defaultValues(tool));
     assert.deepEqual([filled.missing, filled.unknown], [[], []]);
@@ -62,7 +78,11 @@ describe('llmToolOf', () => {
           { name: 'num', type: 'text', default: 3 },
         ],
         '{{tags}}',
-        { model_version: 'gpt-4', parameters: { temperature: 0.5, max_tokens: 1.5, top_p: 'x', seed: 3 }, expected_output: { type: 'limited', allowed_values: ['yes', 'no', 1] } },
+        {
+          model_version: 'gpt-4',
+          parameters: { temperature: 0.5, max_tokens: 1.5, top_p: 'x', seed: 3 },
+          expected_output: { type: 'limited', allowed_values: ['yes', 'no', 1] },
+        },
       ),
     );
     assert.deepEqual(
@@ -80,7 +100,16 @@ describe('llmToolOf', () => {
     assert.deepEqual(tool.parameters, { temperature: 0.5 });
     assert.deepEqual(tool.expectedOutput, { type: 'limited', allowedValues: ['yes', 'no'] });
     const w = tool.warnings.join('\n');
-    for (const part of ['"one" is multi-select', 'no type', 'declared twice', 'variables[5] has no name', 'first entry', '"max_tokens" must be a positive integer', '"top_p" is not a number', '"seed" is not a known']) {
+    for (const part of [
+      '"one" is multi-select',
+      'no type',
+      'declared twice',
+      'variables[5] has no name',
+      'first entry',
+      '"max_tokens" must be a positive integer',
+      '"top_p" is not a number',
+      '"seed" is not a known',
+    ]) {
       assert.ok(w.includes(part), `warning about ${part} in:\n${w}`);
     }
   });
@@ -101,7 +130,11 @@ describe('llmToolOf', () => {
   });
 
   it('reads a file with syntax errors as far as it can, with a warning', () => {
-    const r = llmToolOf(parse('{"model_prompt": "Hi {{who}}", "metadata": {"variables": [{"name": "who", "type": "text", "default": "you",}]}}'));
+    const r = llmToolOf(
+      parse(
+        '{"model_prompt": "Hi {{who}}", "metadata": {"variables": [{"name": "who", "type": "text", "default": "you",}]}}',
+      ),
+    );
     assert.ok(r.ok);
     if (r.ok) {
       assert.equal(fillPrompt(r.tool, defaultValues(r.tool)).text, 'Hi you');
@@ -114,7 +147,11 @@ describe('fillPrompt', () => {
   const vars = ['target language', 'text', 'tags', 'empty'];
 
   it('fills names with spaces exactly, joins multi-select values with ", " and keeps the rest of the text', () => {
-    const r = fillPrompt('Translate {{text}} into {{target language}}. Tags: {{tags}}.', { text: 'hello', 'target language': 'French', tags: ['a', 'b', 'c'] }, { variables: vars });
+    const r = fillPrompt(
+      'Translate {{text}} into {{target language}}. Tags: {{tags}}.',
+      { text: 'hello', 'target language': 'French', tags: ['a', 'b', 'c'] },
+      { variables: vars },
+    );
     assert.equal(r.text, 'Translate hello into French. Tags: a, b, c.');
     assert.deepEqual([r.missing, r.unknown, r.unclosed], [[], [], []]);
     assert.deepEqual(
@@ -128,13 +165,21 @@ describe('fillPrompt', () => {
   });
 
   it('leaves placeholders without a value as they are and lists them once, in order', () => {
-    const r = fillPrompt('{{text}} / {{target language}} / {{text}} / {{empty}} / {{tags}}', { empty: '', tags: [] }, { variables: vars });
+    const r = fillPrompt(
+      '{{text}} / {{target language}} / {{text}} / {{empty}} / {{tags}}',
+      { empty: '', tags: [] },
+      { variables: vars },
+    );
     assert.equal(r.text, '{{text}} / {{target language}} / {{text}} /  / ');
     assert.deepEqual(r.missing, ['text', 'target language']);
   });
 
   it('is exact and case-sensitive: {{ text }} and {{Text}} are unknown placeholders, never filled', () => {
-    const r = fillPrompt('{{ text }} {{Text}} {{text}} {{nope}}', { text: 'x', ' text ': 'y', Text: 'z', nope: 'n' }, { variables: vars });
+    const r = fillPrompt(
+      '{{ text }} {{Text}} {{text}} {{nope}}',
+      { text: 'x', ' text ': 'y', Text: 'z', nope: 'n' },
+      { variables: vars },
+    );
     assert.equal(r.text, '{{ text }} {{Text}} x {{nope}}');
     assert.deepEqual(r.unknown, [' text ', 'Text', 'nope']);
     assert.deepEqual(r.missing, []);
@@ -158,13 +203,19 @@ describe('fillPrompt', () => {
   });
 
   it('does not take values from Object.prototype', () => {
-    const r = fillPrompt('{{constructor}} {{toString}} {{__proto__}}', {}, { variables: ['constructor', 'toString', '__proto__'] });
+    const r = fillPrompt(
+      '{{constructor}} {{toString}} {{__proto__}}',
+      {},
+      { variables: ['constructor', 'toString', '__proto__'] },
+    );
     assert.equal(r.text, '{{constructor}} {{toString}} {{__proto__}}');
     assert.deepEqual(r.missing, ['constructor', 'toString', '__proto__']);
   });
 
   it('fills the decoded prompt of a file (escapes, non-ASCII, line breaks)', () => {
-    const tool = toolOf(llm([{ name: 'naïve name', type: 'text', default: 'déjà "vu"' }], 'Line 1\n\t"{{naïve name}}" — ok\\'));
+    const tool = toolOf(
+      llm([{ name: 'naïve name', type: 'text', default: 'déjà "vu"' }], 'Line 1\n\t"{{naïve name}}" — ok\\'),
+    );
     const r = fillPrompt(tool, defaultValues(tool));
     assert.equal(r.text, 'Line 1\n\t"déjà "vu"" — ok\\');
   });

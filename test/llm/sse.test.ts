@@ -60,7 +60,8 @@ describe('SSE parsing', () => {
     for (let i = 0; i <= bytes.length; i += 1) {
       for (let j = i; j <= bytes.length; j += 3) {
         const got = decodeChunks([bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)]);
-        if (JSON.stringify(got) !== JSON.stringify(EXPECTED)) assert.deepEqual(got, EXPECTED, `splits at ${i} and ${j}`);
+        if (JSON.stringify(got) !== JSON.stringify(EXPECTED))
+          assert.deepEqual(got, EXPECTED, `splits at ${i} and ${j}`);
       }
     }
     assert.deepEqual(decodeChunks([...bytes].map((b) => Uint8Array.of(b))), EXPECTED);

@@ -61,7 +61,10 @@ describe('the client asks the server about documents', () => {
     const llm = await ask<SmartToolAnswer>(SmartToolRequest.method, { uri: URI, text: llmTool() });
     assert.deepEqual(llm, { problems: ['This is an LLM tool (it has model_prompt): only smart tools run code.'] });
     const broken = await ask<SmartToolAnswer>(SmartToolRequest.method, { uri: URI, text: '{"metadata": {' });
-    assert.ok('problems' in broken && /not valid JSON \(line 1, column 15/.test(broken.problems[0]), JSON.stringify(broken));
+    assert.ok(
+      'problems' in broken && /not valid JSON \(line 1, column 15/.test(broken.problems[0]),
+      JSON.stringify(broken),
+    );
   });
 
   test('tooldef/llmTool and tooldef/variables: the inputs, in array order, with their descriptions', async () => {
@@ -83,7 +86,7 @@ describe('the client asks the server about documents', () => {
     ]);
   });
 
-  test('tooldef/embedded places the definition\'s ranges in the decoded field; tooldef/writeEmbedded escapes it back', async () => {
+  test("tooldef/embedded places the definition's ranges in the decoded field; tooldef/writeEmbedded escapes it back", async () => {
     const code = 'def execute(variables):\n    return "h\\u00e9"\n';
     const text = smartTool({ code });
     const start = text.indexOf('return'); // after the escaped \n of the first line
@@ -99,11 +102,19 @@ describe('the client asks the server about documents', () => {
     });
     assert.equal(answer.content, code);
     assert.deepEqual(answer.ranges, [{ start: { line: 1, character: 4 }, end: { line: 1, character: 10 } }, null]);
-    const edit = await ask<OffsetEdit>(WriteEmbeddedRequest.method, { uri: URI, text, field: 'tool_code', content: 'x = "\\"\n' });
+    const edit = await ask<OffsetEdit>(WriteEmbeddedRequest.method, {
+      uri: URI,
+      text,
+      field: 'tool_code',
+      content: 'x = "\\"\n',
+    });
     const written = text.slice(0, edit.offset) + edit.newText + text.slice(edit.offset + edit.length);
     assert.equal(JSON.parse(written).metadata.tool_code, 'x = "\\"\n');
     assert.equal(await ask(EmbeddedRequest.method, { uri: URI, text: llmTool(), field: 'tool_code' }), null);
-    assert.equal(await ask(WriteEmbeddedRequest.method, { uri: URI, text: llmTool(), field: 'tool_code', content: 'x' }), null);
+    assert.equal(
+      await ask(WriteEmbeddedRequest.method, { uri: URI, text: llmTool(), field: 'tool_code', content: 'x' }),
+      null,
+    );
   });
 
   test('tooldef/avatarEdits embeds an image, and refuses what is not one', async () => {
@@ -112,9 +123,14 @@ describe('the client asks the server about documents', () => {
     assert.ok(answer.image.ok && answer.edits, JSON.stringify(answer));
     assert.equal(answer.advice, undefined, 'a 256×256 image needs no advice');
     let written = text;
-    for (const e of [...answer.edits].reverse()) written = written.slice(0, e.offset) + e.newText + written.slice(e.offset + e.length);
+    for (const e of [...answer.edits].reverse())
+      written = written.slice(0, e.offset) + e.newText + written.slice(e.offset + e.length);
     assert.equal(JSON.parse(written).metadata.avatar, PNG_256);
-    const bad = await ask<AvatarAnswer>(AvatarEditsRequest.method, { uri: URI, text, base64: Buffer.from('not an image').toString('base64') });
+    const bad = await ask<AvatarAnswer>(AvatarEditsRequest.method, {
+      uri: URI,
+      text,
+      base64: Buffer.from('not an image').toString('base64'),
+    });
     assert.deepEqual([bad.image.ok, bad.edits], [false, null]);
   });
 
@@ -127,20 +143,39 @@ describe('the client asks the server about documents', () => {
     assert.match(llm.model_prompt, /\{\{city\}\}/);
   });
 
-  test('tooldef/validateForUpload: the bytes as the editor validates them, with the user\'s rule settings', async () => {
+  test("tooldef/validateForUpload: the bytes as the editor validates them, with the user's rule settings", async () => {
     const bytes = (text: string) => Buffer.from(text).toString('base64');
-    const good = await ask<UploadValidation>(ValidateForUploadRequest.method, { uri: 'file:///requests/tool.json', bytes: bytes(smartTool()) });
+    const good = await ask<UploadValidation>(ValidateForUploadRequest.method, {
+      uri: 'file:///requests/tool.json',
+      bytes: bytes(smartTool()),
+    });
     assert.deepEqual([good.kind, good.toolName, good.fileName, good.errors], ['smart', 'tool', 'tool.json', 0]);
-    const latin1 = await ask<UploadValidation>(ValidateForUploadRequest.method, { uri: URI, bytes: Buffer.from([0x7b, 0xe9, 0x7d]).toString('base64') });
-    assert.ok(latin1.problems.some((p) => /not valid UTF-8/.test(p)), JSON.stringify(latin1.problems));
-    const forced = await ask<UploadValidation>(ValidateForUploadRequest.method, { uri: URI, bytes: bytes('{"version": "1.0"}'), kind: 'llm' });
+    const latin1 = await ask<UploadValidation>(ValidateForUploadRequest.method, {
+      uri: URI,
+      bytes: Buffer.from([0x7b, 0xe9, 0x7d]).toString('base64'),
+    });
+    assert.ok(
+      latin1.problems.some((p) => /not valid UTF-8/.test(p)),
+      JSON.stringify(latin1.problems),
+    );
+    const forced = await ask<UploadValidation>(ValidateForUploadRequest.method, {
+      uri: URI,
+      bytes: bytes('{"version": "1.0"}'),
+      kind: 'llm',
+    });
     assert.equal(forced.kind, 'llm');
     assert.ok(forced.diagnostics.some((d) => d.code === 'missing-field'));
   });
 
   test('garbage parameters get the fallback answer and the server keeps answering', async () => {
     for (const params of [null, {}, { uri: 5, text: 7 }, { uri: URI, text: smartTool(), field: 'nope', ranges: 'x' }]) {
-      for (const method of [KindRequest.method, SmartToolRequest.method, EmbeddedRequest.method, AvatarEditsRequest.method, NewDefinitionRequest.method]) {
+      for (const method of [
+        KindRequest.method,
+        SmartToolRequest.method,
+        EmbeddedRequest.method,
+        AvatarEditsRequest.method,
+        NewDefinitionRequest.method,
+      ]) {
         await client.request(method, params);
       }
     }
@@ -165,7 +200,11 @@ test('tooldef/checkOutput: an LLM answer against expected_output', async () => {
 test('tooldef/validateForUpload uses the settings the server was given', async () => {
   const client = await LspClient.start({ initializationOptions: { settings: { rules: { 'missing-field': 'off' } } } });
   try {
-    const v = await client.request<UploadValidation>(ValidateForUploadRequest.method, { uri: URI, bytes: Buffer.from('{"version": "1.0"}').toString('base64'), kind: 'llm' });
+    const v = await client.request<UploadValidation>(ValidateForUploadRequest.method, {
+      uri: URI,
+      bytes: Buffer.from('{"version": "1.0"}').toString('base64'),
+      kind: 'llm',
+    });
     assert.equal(v.kind, 'llm');
     assert.ok(!v.diagnostics.some((d) => d.code === 'missing-field'), JSON.stringify(v.diagnostics.map((d) => d.code)));
   } finally {

@@ -92,7 +92,10 @@ export class LspClient {
     process.stderr!.on('data', (s: string) => {
       this.stderr += s;
     });
-    this.connection = createMessageConnection(new StreamMessageReader(process.stdout!), new StreamMessageWriter(process.stdin!));
+    this.connection = createMessageConnection(
+      new StreamMessageReader(process.stdout!),
+      new StreamMessageWriter(process.stdin!),
+    );
     // The server asks the client things (registrations, progress, configuration): answer with null.
     this.connection.onRequest(() => null);
     this.connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
@@ -114,17 +117,33 @@ export class LspClient {
     const root = repoRoot();
     const serverPath = opts.serverPath ?? process.env.TOOLDEF_SERVER ?? join(root, 'dist', 'server.js');
     if (!existsSync(serverPath)) throw new Error(`${serverPath} does not exist: run \`node scripts/build.mjs\` first.`);
-    const child = spawn(process.execPath, [serverPath, '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: opts.env ?? process.env });
+    const child = spawn(process.execPath, [serverPath, '--stdio'], {
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: opts.env ?? process.env,
+    });
     const client = new LspClient(child);
     LIVE.add(client);
     const capabilities: ClientCapabilities = {
-      workspace: { configuration: false, workspaceFolders: opts.workspaceFolders !== undefined && opts.workspaceFolders !== null, applyEdit: true },
+      workspace: {
+        configuration: false,
+        workspaceFolders: opts.workspaceFolders !== undefined && opts.workspaceFolders !== null,
+        applyEdit: true,
+      },
       textDocument: {
         synchronization: { dynamicRegistration: false, didSave: false },
-        publishDiagnostics: { relatedInformation: true, versionSupport: true, codeDescriptionSupport: true, dataSupport: true },
+        publishDiagnostics: {
+          relatedInformation: true,
+          versionSupport: true,
+          codeDescriptionSupport: true,
+          dataSupport: true,
+        },
         completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] } },
         hover: { contentFormat: ['markdown', 'plaintext'] },
-        codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'refactor.rewrite'] } }, dataSupport: true },
+        codeAction: {
+          codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'refactor.rewrite'] } },
+          dataSupport: true,
+        },
         documentSymbol: { hierarchicalDocumentSymbolSupport: true },
         rename: { prepareSupport: true },
         foldingRange: {},
@@ -171,7 +190,9 @@ export class LspClient {
     const doc = TextDocument.create(uri, languageId, version, text);
     this.documents.set(uri, doc);
     this.diagnostics.delete(uri);
-    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version, text } });
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId, version, text },
+    });
     return doc;
   }
 
@@ -179,12 +200,19 @@ export class LspClient {
    * Sends `didChange`: a string replaces the whole text; an array of events is sent as is
    * (incremental events apply in order). `version` defaults to the next one.
    */
-  async change(uri: string, changes: string | TextDocumentContentChangeEvent[], version?: number): Promise<TextDocument> {
+  async change(
+    uri: string,
+    changes: string | TextDocumentContentChangeEvent[],
+    version?: number,
+  ): Promise<TextDocument> {
     const doc = this.document(uri);
     const events: TextDocumentContentChangeEvent[] = typeof changes === 'string' ? [{ text: changes }] : changes;
     const next = version ?? doc.version + 1;
     TextDocument.update(doc, events, next);
-    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: next }, contentChanges: events });
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: next },
+      contentChanges: events,
+    });
     return doc;
   }
 
@@ -198,7 +226,11 @@ export class LspClient {
    * document that satisfies `predicate` (the latest set already received counts). Rejects after
    * `timeoutMs` with the last set seen.
    */
-  waitForDiagnostics(uri: string, predicate: (d: Diagnostic[]) => boolean = () => true, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Diagnostic[]> {
+  waitForDiagnostics(
+    uri: string,
+    predicate: (d: Diagnostic[]) => boolean = () => true,
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+  ): Promise<Diagnostic[]> {
     const accept = (p: PublishDiagnosticsParams): boolean => {
       const doc = this.documents.get(uri);
       if (doc && p.version !== undefined && p.version !== doc.version) return false;
@@ -218,8 +250,18 @@ export class LspClient {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
         const last = this.diagnostics.get(uri);
-        const seen = last ? `last published (version ${String(last.version)}): ${JSON.stringify(last.diagnostics.map((d) => ({ code: d.code, range: d.range, message: d.message })), null, 1)}` : 'nothing published';
-        rej(new Error(`Timed out after ${timeoutMs} ms waiting for diagnostics of ${uri}; ${seen}${this.alive ? '' : `\nserver exited ${JSON.stringify(this.exitStatus)}; stderr:\n${this.stderr}`}`));
+        const seen = last
+          ? `last published (version ${String(last.version)}): ${JSON.stringify(
+              last.diagnostics.map((d) => ({ code: d.code, range: d.range, message: d.message })),
+              null,
+              1,
+            )}`
+          : 'nothing published';
+        rej(
+          new Error(
+            `Timed out after ${timeoutMs} ms waiting for diagnostics of ${uri}; ${seen}${this.alive ? '' : `\nserver exited ${JSON.stringify(this.exitStatus)}; stderr:\n${this.stderr}`}`,
+          ),
+        );
       }, timeoutMs);
       this.waiters.push(waiter);
     });
@@ -267,7 +309,12 @@ export class LspClient {
   private withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
     return new Promise<T>((res, rej) => {
       const timer = setTimeout(
-        () => rej(new Error(`No answer to ${what} within ${ms} ms${this.alive ? '' : ` (server exited ${JSON.stringify(this.exitStatus)}; stderr:\n${this.stderr})`}`)),
+        () =>
+          rej(
+            new Error(
+              `No answer to ${what} within ${ms} ms${this.alive ? '' : ` (server exited ${JSON.stringify(this.exitStatus)}; stderr:\n${this.stderr})`}`,
+            ),
+          ),
         ms,
       );
       p.then(

@@ -67,7 +67,11 @@ function msg(d: Diagnostic): string {
 }
 
 function summary(ds: readonly Diagnostic[]): string {
-  return JSON.stringify(ds.map((d) => ({ code: d.code, range: d.range, message: d.message })), null, 1);
+  return JSON.stringify(
+    ds.map((d) => ({ code: d.code, range: d.range, message: d.message })),
+    null,
+    1,
+  );
 }
 
 function applyEdits(doc: TextDocument, edits: readonly TextEdit[]): string {
@@ -101,10 +105,14 @@ describe('tooldef language server over stdio', () => {
     assert.equal(sync.openClose, true);
     assert.equal(sync.change, 2 /* Incremental */);
     assert.ok(caps.completionProvider, 'completionProvider');
-    for (const ch of ['"', '{', ':']) assert.ok(caps.completionProvider.triggerCharacters?.includes(ch), `trigger character ${ch}`);
+    for (const ch of ['"', '{', ':'])
+      assert.ok(caps.completionProvider.triggerCharacters?.includes(ch), `trigger character ${ch}`);
     assert.equal(caps.hoverProvider, true);
     const codeActionKinds = (caps.codeActionProvider as { codeActionKinds?: string[] }).codeActionKinds ?? [];
-    assert.ok(codeActionKinds.includes('quickfix') && codeActionKinds.includes('refactor.rewrite'), JSON.stringify(caps.codeActionProvider));
+    assert.ok(
+      codeActionKinds.includes('quickfix') && codeActionKinds.includes('refactor.rewrite'),
+      JSON.stringify(caps.codeActionProvider),
+    );
     assert.deepEqual(caps.renameProvider, { prepareProvider: true });
     for (const key of [
       'documentSymbolProvider',
@@ -189,7 +197,9 @@ describe('tooldef language server over stdio', () => {
 
     // And a deletion (empty text) across the value.
     const t = rangeOf(doc.getText(), '3.5');
-    doc = await client.change(u, [{ range: { start: t.start, end: { line: t.start.line, character: t.start.character + 2 } }, text: '' }]);
+    doc = await client.change(u, [
+      { range: { start: t.start, end: { line: t.start.line, character: t.start.character + 2 } }, text: '' },
+    ]);
     assert.ok(doc.getText().includes('"temperature": 5'));
     ds = await client.waitForDiagnostics(u);
     assert.deepEqual(codesOf(ds), ['parameter-out-of-range'], summary(ds));
@@ -204,9 +214,15 @@ describe('tooldef language server over stdio', () => {
       const u = uri();
       const doc = await client.open(u, text);
       const pos = doc.positionAt(offset);
-      const list = await client.request<CompletionList | CompletionItem[]>('textDocument/completion', { textDocument: { uri: u }, position: pos });
+      const list = await client.request<CompletionList | CompletionItem[]>('textDocument/completion', {
+        textDocument: { uri: u },
+        position: pos,
+      });
       const items = Array.isArray(list) ? list : list.items;
-      assert.deepEqual(items.map((i) => i.label), ['text', 'target language']);
+      assert.deepEqual(
+        items.map((i) => i.label),
+        ['text', 'target language'],
+      );
       const byLabel = new Map(items.map((i) => [i.label, i]));
       const spaced = byLabel.get('target language')!;
       assert.equal(spaced.kind, 6 /* Variable */);
@@ -220,14 +236,22 @@ describe('tooldef language server over stdio', () => {
     }
     // After JSON escapes and an emoji on the same line: the range still lands on the typed characters.
     {
-      const { text, offset } = cursor(llm({ prompt: 'Tab\there, "quote" 😀\n{{tar|}} and {{text}} {{target language}}' }));
+      const { text, offset } = cursor(
+        llm({ prompt: 'Tab\there, "quote" 😀\n{{tar|}} and {{text}} {{target language}}' }),
+      );
       const u = uri();
       const doc = await client.open(u, text);
-      const list = await client.request<CompletionList>('textDocument/completion', { textDocument: { uri: u }, position: doc.positionAt(offset) });
+      const list = await client.request<CompletionList>('textDocument/completion', {
+        textDocument: { uri: u },
+        position: doc.positionAt(offset),
+      });
       const edit = list.items.find((i) => i.label === 'target language')?.textEdit as TextEdit;
       assert.ok(edit, JSON.stringify(list.items.map((i) => i.label)));
       assert.equal(textAt(doc, edit.range), 'tar');
-      assert.equal(JSON.parse(applyEdits(doc, [edit])).model_prompt, 'Tab\there, "quote" 😀\n{{target language}} and {{text}} {{target language}}');
+      assert.equal(
+        JSON.parse(applyEdits(doc, [edit])).model_prompt,
+        'Tab\there, "quote" 😀\n{{target language}} and {{text}} {{target language}}',
+      );
       await client.close(u);
     }
     // Closed with a partly typed name: the edit replaces what is between the braces.
@@ -235,7 +259,10 @@ describe('tooldef language server over stdio', () => {
       const { text, offset } = cursor(llm({ prompt: 'Summarise {{ta|rg}} now {{text}} {{target language}}' }));
       const u = uri();
       const doc = await client.open(u, text);
-      const list = await client.request<CompletionList>('textDocument/completion', { textDocument: { uri: u }, position: doc.positionAt(offset) });
+      const list = await client.request<CompletionList>('textDocument/completion', {
+        textDocument: { uri: u },
+        position: doc.positionAt(offset),
+      });
       const spaced = list.items.find((i) => i.label === 'target language');
       assert.ok(spaced, JSON.stringify(list.items.map((i) => i.label)));
       const edit = spaced.textEdit as TextEdit;
@@ -250,23 +277,38 @@ describe('tooldef language server over stdio', () => {
     const text = llm({
       variables: [
         { name: 'text', type: 'text', description: 'The passage to summarise, e.g. an article.', default: '' },
-        { name: 'target language', type: 'single-select', description: 'Language of the summary.', default: 'English', allowed_values: ['English', 'French'] },
+        {
+          name: 'target language',
+          type: 'single-select',
+          description: 'Language of the summary.',
+          default: 'English',
+          allowed_values: ['English', 'French'],
+        },
       ],
     });
     const u = uri();
     const doc = await client.open(u, text);
-    const h1 = await client.request<Hover>('textDocument/hover', { textDocument: { uri: u }, position: posOf(text, '{{text}}', 4) });
+    const h1 = await client.request<Hover>('textDocument/hover', {
+      textDocument: { uri: u },
+      position: posOf(text, '{{text}}', 4),
+    });
     const md1 = markdown(h1);
     assert.match(md1, /\*\*Variable `text`\*\* — text/);
     assert.ok(md1.includes('The passage to summarise, e.g. an article.'), md1);
     assert.equal(textAt(doc, h1.range!), 'text');
 
-    const h2 = await client.request<Hover>('textDocument/hover', { textDocument: { uri: u }, position: posOf(text, '{{target language}}', 9) });
+    const h2 = await client.request<Hover>('textDocument/hover', {
+      textDocument: { uri: u },
+      position: posOf(text, '{{target language}}', 9),
+    });
     const md2 = markdown(h2);
     assert.match(md2, /\*\*Variable `target language`\*\* — single-select/);
     assert.ok(md2.includes('Language of the summary.'), md2);
     assert.ok(md2.includes('Allowed values: `English`, `French`'), md2);
-    assert.deepEqual(h2.range, { start: posOf(text, '{{target language}}', 2), end: posOf(text, '{{target language}}', 17) });
+    assert.deepEqual(h2.range, {
+      start: posOf(text, '{{target language}}', 2),
+      end: posOf(text, '{{target language}}', 17),
+    });
     await client.close(u);
   });
 
@@ -288,7 +330,10 @@ describe('tooldef language server over stdio', () => {
     const change = actions[0];
     assert.equal(change.kind, 'quickfix');
     assert.equal(change.isPreferred, true);
-    assert.deepEqual(change.diagnostics?.map((x) => x.code), ['unknown-placeholder']);
+    assert.deepEqual(
+      change.diagnostics?.map((x) => x.code),
+      ['unknown-placeholder'],
+    );
     const changed = JSON.parse(applyEdits(doc, change.edit!.changes![u]));
     assert.equal(changed.model_prompt, 'Summarise {{text}} in {{target language}}.');
 
@@ -296,7 +341,10 @@ describe('tooldef language server over stdio', () => {
     assert.equal(add.kind, 'quickfix');
     const added = JSON.parse(applyEdits(doc, add.edit!.changes![u]));
     assert.equal(added.model_prompt, 'Summarise {{txt}} in {{target language}}.');
-    assert.deepEqual(added.metadata.variables.map((v: { name: string }) => v.name), ['text', 'target language', 'txt']);
+    assert.deepEqual(
+      added.metadata.variables.map((v: { name: string }) => v.name),
+      ['text', 'target language', 'txt'],
+    );
     assert.deepEqual(added.metadata.variables[2], { name: 'txt', type: 'text', description: '', default: '' });
 
     // The fixed document validates clean except for the now-unused variable `text`.
@@ -312,11 +360,18 @@ describe('tooldef language server over stdio', () => {
     const doc = await client.open(u, text);
     assert.deepEqual(await client.waitForDiagnostics(u), []);
     const at = posOf(text, '{{text}}', 3, text.indexOf('Then'));
-    const prep = await client.request<{ range: Range; placeholder: string }>('textDocument/prepareRename', { textDocument: { uri: u }, position: at });
+    const prep = await client.request<{ range: Range; placeholder: string }>('textDocument/prepareRename', {
+      textDocument: { uri: u },
+      position: at,
+    });
     assert.equal(prep.placeholder, 'text');
     assert.equal(textAt(doc, prep.range), 'text');
 
-    const edit = await client.request<WorkspaceEdit>('textDocument/rename', { textDocument: { uri: u }, position: at, newName: 'the "source"' });
+    const edit = await client.request<WorkspaceEdit>('textDocument/rename', {
+      textDocument: { uri: u },
+      position: at,
+      newName: 'the "source"',
+    });
     const edits = edit.changes![u];
     assert.equal(edits.length, 4, JSON.stringify(edits));
     for (const e of edits) {
@@ -324,7 +379,10 @@ describe('tooldef language server over stdio', () => {
       assert.equal(textAt(doc, e.range), 'text');
     }
     const renamed = JSON.parse(applyEdits(doc, edits));
-    assert.equal(renamed.model_prompt, 'Read {{the "source"}}.\nThen summarise {{the "source"}} in {{target language}}; quote {{the "source"}}.');
+    assert.equal(
+      renamed.model_prompt,
+      'Read {{the "source"}}.\nThen summarise {{the "source"}} in {{target language}}; quote {{the "source"}}.',
+    );
     assert.equal(renamed.metadata.variables[0].name, 'the "source"');
     assert.equal(renamed.metadata.variables[1].name, 'target language');
     // The renamed document is still consistent.
@@ -333,11 +391,18 @@ describe('tooldef language server over stdio', () => {
 
     // From the declaration works as well.
     const decl = posOf(doc.getText(), '"target language"', 3, doc.getText().indexOf('"variables"'));
-    const edit2 = await client.request<WorkspaceEdit>('textDocument/rename', { textDocument: { uri: u }, position: decl, newName: 'lang' });
-    assert.deepEqual(edit2.changes![u].map((e) => [textAt(doc, e.range), e.newText]), [
-      ['target language', 'lang'],
-      ['target language', 'lang'],
-    ]);
+    const edit2 = await client.request<WorkspaceEdit>('textDocument/rename', {
+      textDocument: { uri: u },
+      position: decl,
+      newName: 'lang',
+    });
+    assert.deepEqual(
+      edit2.changes![u].map((e) => [textAt(doc, e.range), e.newText]),
+      [
+        ['target language', 'lang'],
+        ['target language', 'lang'],
+      ],
+    );
     await client.close(u);
   });
 
@@ -346,7 +411,11 @@ describe('tooldef language server over stdio', () => {
     const u = uri();
     await client.open(u, text);
     await assert.rejects(
-      client.request('textDocument/rename', { textDocument: { uri: u }, position: posOf(text, '{{text}}', 3), newName: 'target language' }),
+      client.request('textDocument/rename', {
+        textDocument: { uri: u },
+        position: posOf(text, '{{text}}', 3),
+        newName: 'target language',
+      }),
       (e: { code?: number; message?: string }) => {
         assert.equal(e.code, -32600 /* InvalidRequest */);
         assert.equal(e.message, 'A variable named `target language` already exists.');
@@ -354,14 +423,31 @@ describe('tooldef language server over stdio', () => {
       },
     );
     await assert.rejects(
-      client.request('textDocument/rename', { textDocument: { uri: u }, position: posOf(text, '{{text}}', 3), newName: 'a}}b' }),
+      client.request('textDocument/rename', {
+        textDocument: { uri: u },
+        position: posOf(text, '{{text}}', 3),
+        newName: 'a}}b',
+      }),
       /cannot contain `\{\{` or `\}\}`/,
     );
-    await assert.rejects(client.request('textDocument/rename', { textDocument: { uri: u }, position: posOf(text, '{{text}}', 3), newName: '  ' }), /cannot be empty/);
+    await assert.rejects(
+      client.request('textDocument/rename', {
+        textDocument: { uri: u },
+        position: posOf(text, '{{text}}', 3),
+        newName: '  ',
+      }),
+      /cannot be empty/,
+    );
     // Not on a variable: refused too, and prepareRename says so with null.
     const elsewhere = posOf(text, '"description"', 3);
-    assert.equal(await client.request('textDocument/prepareRename', { textDocument: { uri: u }, position: elsewhere }), null);
-    await assert.rejects(client.request('textDocument/rename', { textDocument: { uri: u }, position: elsewhere, newName: 'x' }), /Only a declared variable can be renamed/);
+    assert.equal(
+      await client.request('textDocument/prepareRename', { textDocument: { uri: u }, position: elsewhere }),
+      null,
+    );
+    await assert.rejects(
+      client.request('textDocument/rename', { textDocument: { uri: u }, position: elsewhere, newName: 'x' }),
+      /Only a declared variable can be renamed/,
+    );
     await client.close(u);
   });
 
@@ -371,17 +457,34 @@ describe('tooldef language server over stdio', () => {
     const doc = await client.open(u, text);
     const at = posOf(text, '{{text}}', 2);
     const declRange = rangeOf(text, '"text"', text.indexOf('"variables"'));
-    const defs = await client.request<Location[]>('textDocument/definition', { textDocument: { uri: u }, position: at });
+    const defs = await client.request<Location[]>('textDocument/definition', {
+      textDocument: { uri: u },
+      position: at,
+    });
     assert.equal(defs.length, 1);
     assert.equal(defs[0].uri, u);
     assert.equal(textAt(doc, defs[0].range), '"text"');
     assert.deepEqual(defs[0].range, declRange);
-    const refs = await client.request<Location[]>('textDocument/references', { textDocument: { uri: u }, position: at, context: { includeDeclaration: false } });
+    const refs = await client.request<Location[]>('textDocument/references', {
+      textDocument: { uri: u },
+      position: at,
+      context: { includeDeclaration: false },
+    });
     assert.equal(refs.length, 2);
-    assert.deepEqual(refs.map((r) => textAt(doc, r.range)), ['text', 'text']);
-    const withDecl = await client.request<Location[]>('textDocument/references', { textDocument: { uri: u }, position: at, context: { includeDeclaration: true } });
+    assert.deepEqual(
+      refs.map((r) => textAt(doc, r.range)),
+      ['text', 'text'],
+    );
+    const withDecl = await client.request<Location[]>('textDocument/references', {
+      textDocument: { uri: u },
+      position: at,
+      context: { includeDeclaration: true },
+    });
     assert.equal(withDecl.length, 3);
-    const hl = await client.request<DocumentHighlight[]>('textDocument/documentHighlight', { textDocument: { uri: u }, position: at });
+    const hl = await client.request<DocumentHighlight[]>('textDocument/documentHighlight', {
+      textDocument: { uri: u },
+      position: at,
+    });
     assert.deepEqual(hl.map((h) => h.kind).sort(), [2, 2, 3]);
     await client.close(u);
   });
@@ -391,13 +494,28 @@ describe('tooldef language server over stdio', () => {
     const u = uri();
     const doc = await client.open(u, text);
     const symbols = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri: u } });
-    assert.deepEqual(symbols.map((s) => s.name), ['version', 'model_prompt', 'metadata']);
+    assert.deepEqual(
+      symbols.map((s) => s.name),
+      ['version', 'model_prompt', 'metadata'],
+    );
     const metadata = symbols[2];
     assert.equal(metadata.kind, 2 /* Module */);
     assert.equal(textAt(doc, metadata.selectionRange), '"metadata"');
     assert.ok(textAt(doc, metadata.range).startsWith('"metadata": {'));
     const names = metadata.children!.map((s) => s.name);
-    assert.deepEqual(names, ['prompt_name', 'description', 'usage_notes', 'model_version', 'creator', 'parameters', 'variables', 'expected_output', 'avatar_type', 'avatar', 'timestamp']);
+    assert.deepEqual(names, [
+      'prompt_name',
+      'description',
+      'usage_notes',
+      'model_version',
+      'creator',
+      'parameters',
+      'variables',
+      'expected_output',
+      'avatar_type',
+      'avatar',
+      'timestamp',
+    ]);
     const variables = metadata.children!.find((s) => s.name === 'variables')!;
     assert.deepEqual(
       variables.children!.map((s) => [s.name, s.kind, s.detail]),
@@ -415,18 +533,30 @@ describe('tooldef language server over stdio', () => {
     const minified = JSON.stringify(JSON.parse(pretty));
     const u = uri();
     const doc = await client.open(u, minified);
-    const edits = await client.request<TextEdit[]>('textDocument/formatting', { textDocument: { uri: u }, options: { tabSize: 2, insertSpaces: true } });
+    const edits = await client.request<TextEdit[]>('textDocument/formatting', {
+      textDocument: { uri: u },
+      options: { tabSize: 2, insertSpaces: true },
+    });
     assert.ok(edits.length > 0);
     assert.equal(applyEdits(doc, edits), pretty);
 
-    const tabs = await client.request<TextEdit[]>('textDocument/formatting', { textDocument: { uri: u }, options: { tabSize: 4, insertSpaces: false } });
+    const tabs = await client.request<TextEdit[]>('textDocument/formatting', {
+      textDocument: { uri: u },
+      options: { tabSize: 4, insertSpaces: false },
+    });
     const tabbed = applyEdits(doc, tabs);
     assert.equal(tabbed.split('\n')[1], '\t"version": "1.0",');
     assert.deepEqual(JSON.parse(tabbed), JSON.parse(pretty));
 
     // An already formatted document needs no edits.
     await client.change(u, pretty);
-    assert.deepEqual(await client.request('textDocument/formatting', { textDocument: { uri: u }, options: { tabSize: 2, insertSpaces: true } }), []);
+    assert.deepEqual(
+      await client.request('textDocument/formatting', {
+        textDocument: { uri: u },
+        options: { tabSize: 2, insertSpaces: true },
+      }),
+      [],
+    );
     await client.close(u);
   });
 
@@ -436,7 +566,10 @@ describe('tooldef language server over stdio', () => {
     const text = llm({ metadata: { notes: JSON.parse('['.repeat(depth) + ']'.repeat(depth)) } });
     const u = uri();
     const doc = await client.open(u, JSON.stringify(JSON.parse(text)));
-    const edits = await client.request<TextEdit[]>('textDocument/formatting', { textDocument: { uri: u }, options: { tabSize: 4, insertSpaces: true } });
+    const edits = await client.request<TextEdit[]>('textDocument/formatting', {
+      textDocument: { uri: u },
+      options: { tabSize: 4, insertSpaces: true },
+    });
     const broken = edits.filter((e) => typeof e.newText !== 'string');
     assert.deepEqual(broken, [], `${broken.length} of ${edits.length} edits have no newText`);
     const formatted = applyEdits(doc, edits);
@@ -455,20 +588,39 @@ describe('tooldef language server over stdio', () => {
     const ds = await client.waitForDiagnostics(u, (d) => d.some((x) => x.code === 'missing-field'));
     const missing = ds.filter((d) => d.code === 'missing-field');
     assert.equal(missing.length, 2, summary(ds));
-    assert.ok(missing.some((d) => msg(d).includes('`tool_name`')), summary(missing));
-    assert.ok(missing.some((d) => msg(d).includes('`tool_code`')), summary(missing));
+    assert.ok(
+      missing.some((d) => msg(d).includes('`tool_name`')),
+      summary(missing),
+    );
+    assert.ok(
+      missing.some((d) => msg(d).includes('`tool_code`')),
+      summary(missing),
+    );
     for (const d of missing) {
       assert.equal(d.severity, 1);
       assert.equal(d.range.start.line, 2, 'anchored on the "metadata": { line');
       assert.ok(textAt(doc, d.range).startsWith('"metadata"'), textAt(doc, d.range));
     }
     // Recommended smart-tool fields are warnings.
-    const recommended = ds.filter((d) => d.code === 'missing-recommended-field').map((d) => /`(\w+)`/.exec(msg(d))?.[1]).sort();
-    assert.deepEqual(recommended, ['creator', 'expected_output', 'model_version', 'timestamp', 'usage_notes', 'variables']);
+    const recommended = ds
+      .filter((d) => d.code === 'missing-recommended-field')
+      .map((d) => /`(\w+)`/.exec(msg(d))?.[1])
+      .sort();
+    assert.deepEqual(recommended, [
+      'creator',
+      'expected_output',
+      'model_version',
+      'timestamp',
+      'usage_notes',
+      'variables',
+    ]);
 
     // Completion now knows the kind: the required smart fields are offered in metadata.
     const inMeta = posOf(text, '"description"', 1);
-    const list = await client.request<CompletionList>('textDocument/completion', { textDocument: { uri: u }, position: inMeta });
+    const list = await client.request<CompletionList>('textDocument/completion', {
+      textDocument: { uri: u },
+      position: inMeta,
+    });
     const labels = list.items.map((i) => i.label);
     assert.ok(labels.includes('tool_name') && labels.includes('tool_code'), JSON.stringify(labels));
 
@@ -479,7 +631,10 @@ describe('tooldef language server over stdio', () => {
     // Forcing 'llm' gives the LLM requirements instead.
     await client.notify('tooldef/documentKind', { uri: u, kind: 'llm' });
     const llmDs = await client.waitForDiagnostics(u, (d) => d.length > 0);
-    const llmMissing = llmDs.filter((d) => d.code === 'missing-field').map((d) => /`(\w+)`/.exec(msg(d))?.[1]).sort();
+    const llmMissing = llmDs
+      .filter((d) => d.code === 'missing-field')
+      .map((d) => /`(\w+)`/.exec(msg(d))?.[1])
+      .sort();
     assert.deepEqual(llmMissing, ['creator', 'model_prompt', 'model_version', 'timestamp'], summary(llmDs));
     await client.close(u);
   });
@@ -508,7 +663,10 @@ describe('tooldef language server over stdio', () => {
     // Renaming one tool clears the warning in both.
     const r = rangeOf(docB.getText(), '"shared"');
     await client.change(b, [{ range: r, text: '"unique"' }]);
-    assert.deepEqual(await client.waitForDiagnostics(b, (d) => !d.some((x) => x.code === 'duplicate-tool-name')).then(codesOf), ['file-name-mismatch']);
+    assert.deepEqual(
+      await client.waitForDiagnostics(b, (d) => !d.some((x) => x.code === 'duplicate-tool-name')).then(codesOf),
+      ['file-name-mismatch'],
+    );
     assert.deepEqual(await client.waitForDiagnostics(a, (d) => d.length === 0), []);
     // Renaming it back brings it back; closing the other document clears it.
     await client.change(b, text);
@@ -532,7 +690,11 @@ test('a large tool_code is analysed in slices: requests are answered meanwhile a
   // A fresh server: no warm-up has run, so the first analysis pays for loading and compiling too.
   const client = await LspClient.start();
   try {
-    const helpers = Array.from({ length: 1500 }, (_, i) => `def helper_${i}(value):\n    items = [p.strip() for p in str(value).split(",")]\n    return " ".join(items)\n`).join('\n');
+    const helpers = Array.from(
+      { length: 1500 },
+      (_, i) =>
+        `def helper_${i}(value):\n    items = [p.strip() for p in str(value).split(",")]\n    return " ".join(items)\n`,
+    ).join('\n');
     const text = smartToolText(`${helpers}\ndef execute(variables):\n    return helper_1(variables["nmae"])\n`);
     const u = uri('large.json');
     await client.open(u, text);
@@ -546,22 +708,33 @@ test('a large tool_code is analysed in slices: requests are answered meanwhile a
     let answeredBefore = 0;
     let hovers = 0;
     while (!client.diagnostics.has(u) || !outlined) {
-      const hover = await client.request<Hover | null>('textDocument/hover', { textDocument: { uri: u }, position: at });
+      const hover = await client.request<Hover | null>('textDocument/hover', {
+        textDocument: { uri: u },
+        position: at,
+      });
       assert.match((hover!.contents as MarkupContent).value, /version/i);
       hovers++;
       if (!client.diagnostics.has(u) && !outlined) answeredBefore++;
     }
-    assert.ok(answeredBefore > 0, `${hovers} hovers, none answered before the diagnostics, the outline and the semantic tokens`);
+    assert.ok(
+      answeredBefore > 0,
+      `${hovers} hovers, none answered before the diagnostics, the outline and the semantic tokens`,
+    );
     assert.ok(client.diagnostics.get(u)!.diagnostics.some((d) => d.code === 'unknown-variable-key'));
     const code = (await outline).flatMap((s) => s.children ?? []).find((s) => s.name === 'tool_code');
-    assert.ok(code?.children?.some((s) => s.name === 'execute'), 'the outline lists execute under tool_code');
+    assert.ok(
+      code?.children?.some((s) => s.name === 'execute'),
+      'the outline lists execute under tool_code',
+    );
     assert.equal((await tokens).data.length, 5, 'a token for the declared variable (the key nmae names none)');
 
     // An edit right after the open of another copy: only the newer version's analysis is published.
     const v = uri('large2.json');
     await client.open(v, text);
     const i = text.indexOf('nmae');
-    await client.change(v, [{ range: { start: client.document(v).positionAt(i), end: client.document(v).positionAt(i + 4) }, text: 'name' }]);
+    await client.change(v, [
+      { range: { start: client.document(v).positionAt(i), end: client.document(v).positionAt(i + 4) }, text: 'name' },
+    ]);
     const ds = await client.waitForDiagnostics(v);
     assert.equal(client.diagnostics.get(v)!.version, 2);
     assert.ok(!ds.some((d) => d.code === 'unknown-variable-key'), JSON.stringify(ds.map((d) => d.code)));
@@ -595,12 +768,16 @@ test('on a workspace with smart tools the Python analysis warms up in slices, an
   }
 });
 
-test("smart tools on disk are analysed while idle, so opening one reuses that analysis", async () => {
+test('smart tools on disk are analysed while idle, so opening one reuses that analysis', async () => {
   const module = (tag: string, key: string) =>
-    Array.from({ length: 1000 }, (_, i) => `def ${tag}_${i}(value):\n    items = [p.strip() for p in str(value).split(",")]\n    return " ".join(items)\n`).join('\n') +
-    `\ndef execute(variables):\n    return ${tag}_1(variables["${key}"])\n`;
+    Array.from(
+      { length: 1000 },
+      (_, i) =>
+        `def ${tag}_${i}(value):\n    items = [p.strip() for p in str(value).split(",")]\n    return " ".join(items)\n`,
+    ).join('\n') + `\ndef execute(variables):\n    return ${tag}_1(variables["${key}"])\n`;
   const folder = mkdtempSync(join(tmpdir(), 'tooldef-lsp-'));
-  const tool = (tag: string, key: string) => smartToolText(module(tag, key)).replace('"tool_name": "tool"', `"tool_name": "${tag}"`);
+  const tool = (tag: string, key: string) =>
+    smartToolText(module(tag, key)).replace('"tool_name": "tool"', `"tool_name": "${tag}"`);
   const onDisk = { a: tool('alpha', 'nmae'), b: tool('beta', 'nmae') };
   writeFileSync(join(folder, 'alpha.json'), onDisk.a);
   writeFileSync(join(folder, 'beta.json'), onDisk.b);
@@ -609,7 +786,10 @@ test("smart tools on disk are analysed while idle, so opening one reuses that an
     const logged = (pattern: RegExp) => client.log.find((l) => pattern.test(l.message));
     const deadline = Date.now() + 60_000;
     while (!logged(/warmed up in \d+ ms/) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.match(logged(/ahead of opening/)?.message ?? client.log.map((l) => l.message).join('\n'), /^Analysed 2 smart tools \(8006 lines of Python\) of the workspace ahead of opening in \d+ ms$/);
+    assert.match(
+      logged(/ahead of opening/)?.message ?? client.log.map((l) => l.message).join('\n'),
+      /^Analysed 2 smart tools \(8006 lines of Python\) of the workspace ahead of opening in \d+ ms$/,
+    );
 
     const open = async (u: string, text: string) => {
       await client.open(u, text);
@@ -619,7 +799,10 @@ test("smart tools on disk are analysed while idle, so opening one reuses that an
     // As on disk: the analysis done ahead gives the diagnostics; nothing is analysed on opening.
     const a = await open(pathToFileURL(join(folder, 'alpha.json')).href, onDisk.a);
     assert.deepEqual(a.codes, ['unknown-variable-key', 'unused-variable']);
-    assert.deepEqual(a.work.filter((w) => !w.startsWith('0 of ')), []);
+    assert.deepEqual(
+      a.work.filter((w) => !w.startsWith('0 of ')),
+      [],
+    );
     // Changed since (unsaved edits restored by VS Code): re-parsed from the tree made ahead, one statement analysed.
     const b = await open(pathToFileURL(join(folder, 'beta.json')).href, onDisk.b.replace('nmae', 'name'));
     assert.deepEqual(b.codes, []);
@@ -637,11 +820,20 @@ test("smart tools on disk are analysed while idle, so opening one reuses that an
 
 test('smart tools created or changed on disk after start-up are analysed ahead too', async () => {
   const module = (key: string) =>
-    Array.from({ length: 1000 }, (_, i) => `def delta_${i}(value):\n    items = [p.strip() for p in str(value).split(",")]\n    return " ".join(items)\n`).join('\n') +
-    `\ndef execute(variables):\n    return delta_1(variables["${key}"])\n`;
+    Array.from(
+      { length: 1000 },
+      (_, i) =>
+        `def delta_${i}(value):\n    items = [p.strip() for p in str(value).split(",")]\n    return " ".join(items)\n`,
+    ).join('\n') + `\ndef execute(variables):\n    return delta_1(variables["${key}"])\n`;
   const folder = mkdtempSync(join(tmpdir(), 'tooldef-lsp-'));
   const tool = (key: string) => smartToolText(module(key)).replace('"tool_name": "tool"', '"tool_name": "delta"');
-  writeFileSync(join(folder, 'small.json'), smartToolText('def execute(variables):\n    return variables["name"]\n').replace('"tool_name": "tool"', '"tool_name": "small"'));
+  writeFileSync(
+    join(folder, 'small.json'),
+    smartToolText('def execute(variables):\n    return variables["name"]\n').replace(
+      '"tool_name": "tool"',
+      '"tool_name": "small"',
+    ),
+  );
   const client = await LspClient.start({ workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'tools' }] });
   try {
     const logs = (pattern: RegExp) => client.log.filter((l) => pattern.test(l.message)).map((l) => l.message);
@@ -664,10 +856,17 @@ test('smart tools created or changed on disk after start-up are analysed ahead t
     writeFileSync(file, tool('nmae'));
     await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: u, type: 1 }] });
     await until(() => logs(/changed on disk ahead of opening/).length === 1);
-    assert.match(logs(/changed on disk/)[0], /^Analysed 1 smart tool \(4003 lines of Python\) changed on disk ahead of opening in \d+ ms$/);
+    assert.match(
+      logs(/changed on disk/)[0],
+      /^Analysed 1 smart tool \(4003 lines of Python\) changed on disk ahead of opening in \d+ ms$/,
+    );
     const created = await open(tool('nmae'));
     assert.deepEqual(created.codes, ['unknown-variable-key', 'unused-variable']);
-    assert.deepEqual(created.work.filter((w) => !w.startsWith('0 of ')), [], 'opened with the analysis made ahead');
+    assert.deepEqual(
+      created.work.filter((w) => !w.startsWith('0 of ')),
+      [],
+      'opened with the analysis made ahead',
+    );
     await client.close(u);
 
     // Changed on disk while closed: analysed again from the kept tree, then opened at once.
@@ -676,7 +875,11 @@ test('smart tools created or changed on disk after start-up are analysed ahead t
     await until(() => logs(/changed on disk ahead of opening/).length === 2);
     const changed = await open(tool('name'));
     assert.deepEqual(changed.codes, []);
-    assert.deepEqual(changed.work.filter((w) => !w.startsWith('0 of ')), [], 'opened with the analysis made ahead');
+    assert.deepEqual(
+      changed.work.filter((w) => !w.startsWith('0 of ')),
+      [],
+      'opened with the analysis made ahead',
+    );
 
     // Saving the open file reports it changed too: nothing to analyse ahead, nothing logged.
     await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: u, type: 2 }] });
@@ -695,21 +898,28 @@ test('smart tools created or changed on disk after start-up are analysed ahead t
   }
 });
 
-test('a workspace file opened under VS Code\'s spelling of its URI is the same file, not a duplicate of itself', async () => {
+test("a workspace file opened under VS Code's spelling of its URI is the same file, not a duplicate of itself", async () => {
   // VS Code percent-encodes `@`, `+` and `,` in paths (and a Windows drive's colon); Node's
   // pathToFileURL, which the workspace scan uses, does not.
   const folder = mkdtempSync(join(tmpdir(), 'tooldef-lsp-a@b+c,d-'));
-  const text = smartToolText('def execute(variables):\n    return variables["name"]\n').replace('"tool_name": "tool"', '"tool_name": "same"');
+  const text = smartToolText('def execute(variables):\n    return variables["name"]\n').replace(
+    '"tool_name": "tool"',
+    '"tool_name": "same"',
+  );
   writeFileSync(join(folder, 'same.json'), text);
   const client = await LspClient.start({ workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'tools' }] });
   try {
     const deadline = Date.now() + 60_000;
-    while (!client.log.some((l) => /warmed up in \d+ ms/.test(l.message)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!client.log.some((l) => /warmed up in \d+ ms/.test(l.message)) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     assert.match(client.log.find((l) => /ahead of opening/.test(l.message))?.message ?? '', /^Analysed 1 smart tool /);
     const vscodeUri = 'file://' + join(folder, 'same.json').split('/').map(encodeURIComponent).join('/');
     assert.notEqual(vscodeUri, pathToFileURL(join(folder, 'same.json')).href);
     await client.open(vscodeUri, text);
-    assert.deepEqual((await client.waitForDiagnostics(vscodeUri)).map((d) => d.code), []);
+    assert.deepEqual(
+      (await client.waitForDiagnostics(vscodeUri)).map((d) => d.code),
+      [],
+    );
   } finally {
     await client.dispose();
     rmSync(folder, { recursive: true, force: true });
@@ -727,12 +937,19 @@ test('folders added to and removed from the workspace change which tool names ar
   try {
     const u = uri();
     await client.open(u, named('Twin'));
-    const twins = (ds: Diagnostic[]) => ds.filter((d) => d.code === 'duplicate-tool-name').flatMap((d) => d.relatedInformation!.map((r) => r.location.uri));
-    assert.deepEqual(twins(await client.waitForDiagnostics(u, (ds) => twins(ds).length > 0)), [pathToFileURL(join(first, 'other.json')).href]);
+    const twins = (ds: Diagnostic[]) =>
+      ds
+        .filter((d) => d.code === 'duplicate-tool-name')
+        .flatMap((d) => d.relatedInformation!.map((r) => r.location.uri));
+    assert.deepEqual(twins(await client.waitForDiagnostics(u, (ds) => twins(ds).length > 0)), [
+      pathToFileURL(join(first, 'other.json')).href,
+    ]);
     await client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [], removed: [folder(first)] } });
     await client.waitForDiagnostics(u, (ds) => twins(ds).length === 0);
     await client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [folder(second)], removed: [] } });
-    assert.deepEqual(twins(await client.waitForDiagnostics(u, (ds) => twins(ds).length > 0)), [pathToFileURL(join(second, 'another.json')).href]);
+    assert.deepEqual(twins(await client.waitForDiagnostics(u, (ds) => twins(ds).length > 0)), [
+      pathToFileURL(join(second, 'another.json')).href,
+    ]);
   } finally {
     await client.dispose();
     rmSync(first, { recursive: true, force: true });
@@ -750,8 +967,12 @@ test('folders created, renamed and deleted in VS Code bring their definitions in
   try {
     const u = uri();
     await client.open(u, named('Twin'));
-    const twins = (ds: Diagnostic[]) => ds.filter((d) => d.code === 'duplicate-tool-name').flatMap((d) => d.relatedInformation!.map((r) => r.location.uri));
-    const namesakes = (expected: string[]) => client.waitForDiagnostics(u, (ds) => JSON.stringify(twins(ds)) === JSON.stringify(expected)).then(twins);
+    const twins = (ds: Diagnostic[]) =>
+      ds
+        .filter((d) => d.code === 'duplicate-tool-name')
+        .flatMap((d) => d.relatedInformation!.map((r) => r.location.uri));
+    const namesakes = (expected: string[]) =>
+      client.waitForDiagnostics(u, (ds) => JSON.stringify(twins(ds)) === JSON.stringify(expected)).then(twins);
     assert.deepEqual(await namesakes([href('old', 'twin.json')]), [href('old', 'twin.json')]);
     renameSync(join(root, 'old'), join(root, 'new'));
     await client.notify('workspace/didRenameFiles', { files: [{ oldUri: href('old'), newUri: href('new') }] });
@@ -773,8 +994,11 @@ test('a settings change, or closing and opening a document again, does not analy
   const client = await LspClient.start();
   try {
     const module = (tag: string) =>
-      Array.from({ length: 1200 }, (_, i) => `def ${tag}_${i}(value):\n    items = [p.strip() for p in str(value).split(",")]\n    return " ".join(items)\n`).join('\n') +
-      `\ndef execute(variables):\n    return ${tag}_1(variables["nmae"])\n`;
+      Array.from(
+        { length: 1200 },
+        (_, i) =>
+          `def ${tag}_${i}(value):\n    items = [p.strip() for p in str(value).split(",")]\n    return " ".join(items)\n`,
+      ).join('\n') + `\ndef execute(variables):\n    return ${tag}_1(variables["nmae"])\n`;
     const codes = (ds: Diagnostic[]) => ds.map((d) => String(d.code));
     const flagged = (ds: Diagnostic[]) => codes(ds).includes('unknown-variable-key');
     const a = uri('a.json');
@@ -782,13 +1006,20 @@ test('a settings change, or closing and opening a document again, does not analy
     await client.open(a, textA);
     await client.waitForDiagnostics(a, flagged);
     assert.deepEqual(analyses(client, a), ['1201 of 1201']);
-    await client.notify('workspace/didChangeConfiguration', { settings: { tooldef: { rules: { 'unknown-variable-key': 'off' } } } });
+    await client.notify('workspace/didChangeConfiguration', {
+      settings: { tooldef: { rules: { 'unknown-variable-key': 'off' } } },
+    });
     await client.waitForDiagnostics(a, (ds) => !flagged(ds));
     await client.close(a);
     await client.open(a, textA);
     await client.waitForDiagnostics(a, (ds) => !flagged(ds) && codes(ds).includes('unused-variable'));
     // Whatever ran after the first analysis analysed nothing again.
-    assert.deepEqual(analyses(client, a).slice(1).filter((w) => !w.startsWith('0 of ')), []);
+    assert.deepEqual(
+      analyses(client, a)
+        .slice(1)
+        .filter((w) => !w.startsWith('0 of ')),
+      [],
+    );
   } finally {
     await client.dispose();
   }
@@ -810,7 +1041,8 @@ test('the server starts from a code cache in the directory the client names, mad
     let client = await LspClient.start({ env });
     await works(client);
     const deadline = Date.now() + 10_000;
-    while (!(caches().length === 1 && caches()[0] !== 'server-0000000000000000-1.0.cache') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (!(caches().length === 1 && caches()[0] !== 'server-0000000000000000-1.0.cache') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     await client.shutdown();
     const [name] = caches();
     assert.match(name ?? caches().join(','), /^server-[0-9a-f]{16}-.+\.cache$/);
@@ -848,10 +1080,30 @@ test('shutdown then exit ends the server process with status 0', async () => {
 
 // ---------------------------------------------------------------------------------------------
 
-
 function randomBytesText(seed: number, length: number): string {
   const next = mulberry32(seed);
-  const pieces = ['{', '}', '[', ']', '"', '\\', ':', ',', '{{', '}}', '\n', '\r\n', '\u2028', '\0', '\ud83d', '\ude00', '😀', 'model_prompt', 'metadata', 'tool_code'];
+  const pieces = [
+    '{',
+    '}',
+    '[',
+    ']',
+    '"',
+    '\\',
+    ':',
+    ',',
+    '{{',
+    '}}',
+    '\n',
+    '\r\n',
+    '\u2028',
+    '\0',
+    '\ud83d',
+    '\ude00',
+    '😀',
+    'model_prompt',
+    'metadata',
+    'tool_code',
+  ];
   let s = '';
   while (s.length < length) {
     const r = next();
@@ -871,10 +1123,19 @@ describe('tooldef language server survives garbage', () => {
     ['10,000 balanced [ ]', '['.repeat(deep) + ']'.repeat(deep)],
     ['10,000 nested objects', '{"a":'.repeat(deep) + '1' + '}'.repeat(deep)],
     ['an LLM tool whose metadata is 10,000 unclosed [', `{"model_prompt": "{{x}}", "metadata": ${'['.repeat(deep)}`],
-    ['an LLM tool with 10,000 nested arrays as variables', `{"model_prompt": "{{x}}", "metadata": {"variables": ${'['.repeat(deep)}${']'.repeat(deep)}}}`],
-    ['a smart tool with 10,000 nested objects in metadata', `{"version": "1", "metadata": {"tool_name": "t", "x": ${'{"a":'.repeat(deep)}null${'}'.repeat(deep)}}}`],
+    [
+      'an LLM tool with 10,000 nested arrays as variables',
+      `{"model_prompt": "{{x}}", "metadata": {"variables": ${'['.repeat(deep)}${']'.repeat(deep)}}}`,
+    ],
+    [
+      'a smart tool with 10,000 nested objects in metadata',
+      `{"version": "1", "metadata": {"tool_name": "t", "x": ${'{"a":'.repeat(deep)}null${'}'.repeat(deep)}}}`,
+    ],
     ['an empty document', ''],
-    ['lone surrogates and NULs', '{"model_prompt": "\ud800{{\udfff}}\0", "metadata": {"variables": [{"name": "\ud800"}]}}'],
+    [
+      'lone surrogates and NULs',
+      '{"model_prompt": "\ud800{{\udfff}}\0", "metadata": {"variables": [{"name": "\ud800"}]}}',
+    ],
   ];
   /** Budget per request: a 20 KB document must never keep the (single-threaded) server busy longer. */
   const REQUEST_MS = 15_000;
@@ -882,7 +1143,8 @@ describe('tooldef language server survives garbage', () => {
   const isArray = (r: unknown) => Array.isArray(r);
   const arrayOrNull = (r: unknown) => r === null || Array.isArray(r);
   const objectOrNull = (r: unknown) => r === null || (typeof r === 'object' && !Array.isArray(r));
-  const isTextEdits = (r: unknown) => Array.isArray(r) && r.every((e: TextEdit) => typeof e.newText === 'string' && !!e.range);
+  const isTextEdits = (r: unknown) =>
+    Array.isArray(r) && r.every((e: TextEdit) => typeof e.newText === 'string' && !!e.range);
 
   /** Requests that do not depend on a position, with the shape their answer must have. */
   function documentRequests(u: string, end: Position): [string, unknown, (r: unknown) => boolean][] {
@@ -891,7 +1153,15 @@ describe('tooldef language server survives garbage', () => {
       ['textDocument/documentSymbol', { textDocument: td }, isArray],
       ['textDocument/foldingRange', { textDocument: td }, isArray],
       ['textDocument/formatting', { textDocument: td, options: { tabSize: 2, insertSpaces: true } }, isTextEdits],
-      ['textDocument/rangeFormatting', { textDocument: td, range: { start: { line: 0, character: 0 }, end }, options: { tabSize: 2, insertSpaces: true } }, isTextEdits],
+      [
+        'textDocument/rangeFormatting',
+        {
+          textDocument: td,
+          range: { start: { line: 0, character: 0 }, end },
+          options: { tabSize: 2, insertSpaces: true },
+        },
+        isTextEdits,
+      ],
     ];
   }
 
@@ -899,18 +1169,36 @@ describe('tooldef language server survives garbage', () => {
   function positionRequests(u: string, p: Position): [string, unknown, (r: unknown) => boolean][] {
     const td = { uri: u };
     return [
-      ['textDocument/completion', { textDocument: td, position: p }, (r) => r === null || Array.isArray(r) || Array.isArray((r as CompletionList).items)],
+      [
+        'textDocument/completion',
+        { textDocument: td, position: p },
+        (r) => r === null || Array.isArray(r) || Array.isArray((r as CompletionList).items),
+      ],
       ['textDocument/hover', { textDocument: td, position: p }, objectOrNull],
-      ['textDocument/codeAction', { textDocument: td, range: { start: p, end: p }, context: { diagnostics: [] } }, isArray],
+      [
+        'textDocument/codeAction',
+        { textDocument: td, range: { start: p, end: p }, context: { diagnostics: [] } },
+        isArray,
+      ],
       ['textDocument/definition', { textDocument: td, position: p }, arrayOrNull],
-      ['textDocument/references', { textDocument: td, position: p, context: { includeDeclaration: true } }, arrayOrNull],
+      [
+        'textDocument/references',
+        { textDocument: td, position: p, context: { includeDeclaration: true } },
+        arrayOrNull,
+      ],
       ['textDocument/documentHighlight', { textDocument: td, position: p }, arrayOrNull],
       ['textDocument/prepareRename', { textDocument: td, position: p }, objectOrNull],
       ['textDocument/selectionRange', { textDocument: td, positions: [p, { line: 0, character: 0 }] }, isArray],
     ];
   }
 
-  async function hammer(client: LspClient, u: string, doc: TextDocument, what: string, diagnostics: readonly Diagnostic[]): Promise<number> {
+  async function hammer(
+    client: LspClient,
+    u: string,
+    doc: TextDocument,
+    what: string,
+    diagnostics: readonly Diagnostic[],
+  ): Promise<number> {
     let answered = 0;
     const ask = async (method: string, params: unknown, ok: (r: unknown) => boolean): Promise<void> => {
       const r = await client.request(method, params, REQUEST_MS).catch((e: unknown) => {
@@ -922,13 +1210,24 @@ describe('tooldef language server survives garbage', () => {
     const text = doc.getText();
     const end = doc.positionAt(text.length);
     for (const [method, params, ok] of documentRequests(u, end)) await ask(method, params, ok);
-    const positions = [0, 1, Math.floor(text.length / 3), Math.floor(text.length / 2), text.length - 1, text.length].map((o) => doc.positionAt(Math.max(0, o)));
+    const positions = [
+      0,
+      1,
+      Math.floor(text.length / 3),
+      Math.floor(text.length / 2),
+      text.length - 1,
+      text.length,
+    ].map((o) => doc.positionAt(Math.max(0, o)));
     positions.push({ line: 1_000_000, character: 1_000_000 }); // beyond the end: clamped
     for (const p of positions) {
       await Promise.all(positionRequests(u, p).map(([method, params, ok]) => ask(method, params, ok)));
       // Rename answers with an edit, or refuses with InvalidRequest (never a hang or an internal error).
       try {
-        const edit = await client.request<WorkspaceEdit | null>('textDocument/rename', { textDocument: { uri: u }, position: p, newName: 'renamed' }, REQUEST_MS);
+        const edit = await client.request<WorkspaceEdit | null>(
+          'textDocument/rename',
+          { textDocument: { uri: u }, position: p, newName: 'renamed' },
+          REQUEST_MS,
+        );
         assert.ok(edit === null || typeof edit === 'object');
       } catch (e) {
         assert.equal((e as { code?: number }).code, -32600, `${what}: rename: ${String(e)}`);
@@ -937,7 +1236,11 @@ describe('tooldef language server survives garbage', () => {
     }
     // Code actions for the published diagnostics (their data goes back to the server).
     if (diagnostics.length) {
-      const r = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: u }, range: diagnostics[0].range, context: { diagnostics: diagnostics.slice(0, 50) } }, REQUEST_MS);
+      const r = await client.request<CodeAction[]>(
+        'textDocument/codeAction',
+        { textDocument: { uri: u }, range: diagnostics[0].range, context: { diagnostics: diagnostics.slice(0, 50) } },
+        REQUEST_MS,
+      );
       assert.ok(Array.isArray(r));
       answered++;
     }
@@ -957,7 +1260,11 @@ describe('tooldef language server survives garbage', () => {
           if (kind) await client.notify('tooldef/documentKind', { uri: u, kind });
           const ds = await client.waitForDiagnostics(u, kind ? () => true : undefined, REQUEST_MS);
           for (const d of ds) assert.equal(typeof d.code, 'string');
-          if (text.trim() && !isValidJson(text)) assert.ok(ds.some((d) => d.code === 'json-syntax'), `${what}: ${summary(ds).slice(0, 500)}`);
+          if (text.trim() && !isValidJson(text))
+            assert.ok(
+              ds.some((d) => d.code === 'json-syntax'),
+              `${what}: ${summary(ds).slice(0, 500)}`,
+            );
           answered += await hammer(client, u, doc, what, ds);
           // An edit in the middle of the garbage, then everything again.
           const mid = doc.positionAt(Math.floor(text.length / 2));
@@ -969,14 +1276,19 @@ describe('tooldef language server survives garbage', () => {
         }
         assert.ok(answered >= 3 * 2 * (4 + 7 * 9), `answered ${answered}`);
         // No handler threw (runSafe logs `<feature> failed: <stack>` and answers with a fallback).
-        const failures = client.log.filter((l) => l.type === 1).map((l) => l.message.split('\n').slice(0, 3).join('\n'));
+        const failures = client.log
+          .filter((l) => l.type === 1)
+          .map((l) => l.message.split('\n').slice(0, 3).join('\n'));
         assert.deepEqual(failures, [], `${label}: the server logged errors`);
         // Still alive, and still useful.
         assert.ok(client.alive, `server exited: ${JSON.stringify(client.exitStatus)}\n${client.stderr}`);
         const good = llm();
         const gu = uri();
         await client.open(gu, good);
-        const h = await client.request<Hover>('textDocument/hover', { textDocument: { uri: gu }, position: posOf(good, '{{target language}}', 4) });
+        const h = await client.request<Hover>('textDocument/hover', {
+          textDocument: { uri: gu },
+          position: posOf(good, '{{target language}}', 4),
+        });
         assert.match(markdown(h), /\*\*Variable `target language`\*\* — single-select/);
         assert.deepEqual(await client.waitForDiagnostics(gu), []);
       } finally {

@@ -29,7 +29,11 @@ export interface Verdict {
 
 export function findPython(): { exe: string; version: string; stdlib: string } | undefined {
   const exe = process.env.TOOLDEF_PYTHON ?? 'python3';
-  const r = spawnSync(exe, ['-c', "import sys, sysconfig; print('%d.%d' % sys.version_info[:2]); print(sysconfig.get_paths()['stdlib'])"], { encoding: 'utf8' });
+  const r = spawnSync(
+    exe,
+    ['-c', "import sys, sysconfig; print('%d.%d' % sys.version_info[:2]); print(sysconfig.get_paths()['stdlib'])"],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0) return undefined;
   const [version, stdlib] = r.stdout.trim().split('\n');
   return { exe, version, stdlib };

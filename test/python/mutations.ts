@@ -14,7 +14,8 @@ const simpleName = (l: string) => simple(l) && !/^\s*\w+\./.test(l) && !/==/.tes
 export const MUTATIONS: Record<string, Mutation> = {
   'delete-colon': (lines, i) => {
     const l = lines[i];
-    if (!/^\s*(def|if|elif|else|for|while|class|with|try|except|finally)\b.*:\s*$/.test(l) || /["'#]/.test(l)) return null;
+    if (!/^\s*(def|if|elif|else|for|while|class|with|try|except|finally)\b.*:\s*$/.test(l) || /["'#]/.test(l))
+      return null;
     const j = l.lastIndexOf(':');
     return l.slice(0, j) + l.slice(j + 1);
   },
@@ -36,7 +37,8 @@ export const MUTATIONS: Record<string, Mutation> = {
   },
   'bad-dedent': (lines, i) => (simple(lines[i]) && /^ {4,}\S/.test(lines[i]) ? lines[i].slice(1) : null),
   'tab-indent': (lines, i) => (simple(lines[i]) && /^ {8}\S/.test(lines[i]) ? '\t' + lines[i].slice(8) : null),
-  'return-return': (lines, i) => (/^\s*return \S/.test(lines[i]) ? lines[i].replace('return ', 'return return ') : null),
+  'return-return': (lines, i) =>
+    /^\s*return \S/.test(lines[i]) ? lines[i].replace('return ', 'return return ') : null,
   'assign-in-if': (lines, i) => {
     const l = lines[i];
     if (!/^\s*(if|elif|while) [^=]*[^=!<>]==[^=][^=]*:\s*$/.test(l) || /["'#]/.test(l)) return null;
@@ -55,11 +57,14 @@ export const MUTATIONS: Record<string, Mutation> = {
     return m ? l.slice(0, m.index) + `(k=${m[1]}, ${m[2]})` + l.slice(m.index + m[0].length) : null;
   },
   'keyword-target': (lines, i) => (simpleName(lines[i]) ? lines[i].replace(/^(\s*)[A-Za-z_]\w*/, '$1class') : null),
-  'call-target': (lines, i) => (simple(lines[i]) ? lines[i].replace(/^(\s*)([A-Za-z_][\w.]*)(\s*=)/, '$1$2()$3') : null),
-  'literal-target': (lines, i) => (simple(lines[i]) ? lines[i].replace(/^(\s*)([A-Za-z_][\w.]*)(\s*=)/, '$11$3') : null),
+  'call-target': (lines, i) =>
+    simple(lines[i]) ? lines[i].replace(/^(\s*)([A-Za-z_][\w.]*)(\s*=)/, '$1$2()$3') : null,
+  'literal-target': (lines, i) =>
+    simple(lines[i]) ? lines[i].replace(/^(\s*)([A-Za-z_][\w.]*)(\s*=)/, '$11$3') : null,
   'star-assign': (lines, i) => (simpleName(lines[i]) ? lines[i].replace(/^(\s*)([A-Za-z_]\w*)\s*=/, '$1*$2 =') : null),
   'walrus-statement': (lines, i) => (simpleName(lines[i]) ? lines[i].replace(/^(\s*[A-Za-z_]\w*)\s*=/, '$1 :=') : null),
-  'await-in-def': (lines, i) => (simple(lines[i]) && /^\s/.test(lines[i]) ? lines[i].replace(/=\s*/, '= await ') : null),
+  'await-in-def': (lines, i) =>
+    simple(lines[i]) && /^\s/.test(lines[i]) ? lines[i].replace(/=\s*/, '= await ') : null,
   'unterminated-string': (lines, i) => {
     const l = lines[i];
     if (!/^[^"'#]*"([A-Za-z ]*)"[^"'#\\]*$/.test(l)) return null;
@@ -118,8 +123,12 @@ export const MUTATIONS: Record<string, Mutation> = {
     if (!/^\s*"""[^"]*"""\s*$/.test(l)) return null;
     return l.replace(/"""\s*$/, '');
   },
-  'return-at-top': (lines, i) => (i > 0 && /^[A-Za-z_]\w* = \w/.test(lines[i]) && !/["'#\\([{]/.test(lines[i]) ? lines[i].replace(/^(\w+) = /, 'return ') : null),
-  'break-outside-loop': (lines, i) => (/^[A-Za-z_]\w* = \w/.test(lines[i]) && !/["'#\\([{]/.test(lines[i]) ? 'break' : null),
+  'return-at-top': (lines, i) =>
+    i > 0 && /^[A-Za-z_]\w* = \w/.test(lines[i]) && !/["'#\\([{]/.test(lines[i])
+      ? lines[i].replace(/^(\w+) = /, 'return ')
+      : null,
+  'break-outside-loop': (lines, i) =>
+    /^[A-Za-z_]\w* = \w/.test(lines[i]) && !/["'#\\([{]/.test(lines[i]) ? 'break' : null,
   'duplicate-param': (lines, i) => {
     const m = /^(\s*def \w+\()(\w+)(, )/.exec(lines[i]);
     return m && /\):\s*$/.test(lines[i]) ? lines[i].replace(m[0], `${m[1]}${m[2]}, ${m[2]}${m[3]}`) : null;

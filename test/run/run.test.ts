@@ -117,7 +117,9 @@ describe('running a smart tool', { skip }, () => {
   });
 
   test('a tool that returns a string: the string, its output streamed live, time and memory reported', async () => {
-    const o = await run('import sys\ndef execute(variables):\n    print("to stdout")\n    print("to stderr", file=sys.stderr)\n    return "hi " + variables["name"]\n');
+    const o = await run(
+      'import sys\ndef execute(variables):\n    print("to stdout")\n    print("to stderr", file=sys.stderr)\n    return "hi " + variables["name"]\n',
+    );
     assert.equal(o.result.ok, true, JSON.stringify(o.result));
     assert.equal(o.result.result, 'hi World');
     assert.equal(o.result.error, undefined);
@@ -132,7 +134,9 @@ describe('running a smart tool', { skip }, () => {
   });
 
   test('a tool that raises: the exception with its traceback in tool_code', async () => {
-    const o = await run('def helper(x):\n    raise ValueError("bad value " + x)\n\ndef execute(variables):\n    return helper(variables["name"])\n');
+    const o = await run(
+      'def helper(x):\n    raise ValueError("bad value " + x)\n\ndef execute(variables):\n    return helper(variables["name"])\n',
+    );
     assert.equal(o.result.ok, false);
     assert.equal(o.result.error?.kind, 'exception');
     assert.equal(o.result.error?.type, 'ValueError');
@@ -161,7 +165,9 @@ describe('running a smart tool', { skip }, () => {
   });
 
   test('a tool that sleeps past a 3-second limit is killed for time', async () => {
-    const o = await run('import time\ndef execute(variables):\n    time.sleep(300)\n    return "late"\n', { timeoutMs: 3000 });
+    const o = await run('import time\ndef execute(variables):\n    time.sleep(300)\n    return "late"\n', {
+      timeoutMs: 3000,
+    });
     assert.equal(o.result.ok, false);
     assert.equal(o.result.limit, 'time');
     assert.equal(o.result.error?.kind, 'limit');
@@ -171,7 +177,8 @@ describe('running a smart tool', { skip }, () => {
   });
 
   test('a tool that allocates past a 256 MB limit in one process is killed for memory', async () => {
-    const code = 'import time\ndef execute(variables):\n    chunks = []\n    for _ in range(100):\n        chunks.append(bytearray(b"x") * (10 << 20))\n        time.sleep(0.01)\n    time.sleep(60)\n    return "kept it all"\n';
+    const code =
+      'import time\ndef execute(variables):\n    chunks = []\n    for _ in range(100):\n        chunks.append(bytearray(b"x") * (10 << 20))\n        time.sleep(0.01)\n    time.sleep(60)\n    return "kept it all"\n';
     const o = await run(code, { memoryMb: 256 });
     assert.equal(o.result.ok, false, JSON.stringify(o.result));
     assert.equal(o.result.limit, 'memory');
@@ -197,7 +204,10 @@ describe('running a smart tool', { skip }, () => {
     assert.match(o.result.error!.message, /memory limit of 256 MB/);
     if (o.result.mechanism === 'poll') assert.match(o.result.error!.message, /in use by [2-5] processes/);
     // The kernel kills at the limit: with poll the sampler kills all, with a cgroup at least the tool is left to kill.
-    assert.ok((o.result.killed?.length ?? 0) >= (o.result.isolation === 'sandbox' ? 1 : 3), `killed ${JSON.stringify(o.result.killed)}`);
+    assert.ok(
+      (o.result.killed?.length ?? 0) >= (o.result.isolation === 'sandbox' ? 1 : 3),
+      `killed ${JSON.stringify(o.result.killed)}`,
+    );
     assertNothingLeft(o);
   });
 
@@ -213,25 +223,39 @@ describe('running a smart tool', { skip }, () => {
     assert.equal(o.result.ok, true, JSON.stringify(o.result));
     const pid = Number(o.result.result);
     assert.ok(pid > 0);
-    assert.ok(o.result.leftovers?.some((p) => p.pid === pid), JSON.stringify(o.result.leftovers));
-    assert.ok(o.result.notices.some((n) => n.includes(`pid ${pid}`) && /still running after execute ended/.test(n)), JSON.stringify(o.result.notices));
+    assert.ok(
+      o.result.leftovers?.some((p) => p.pid === pid),
+      JSON.stringify(o.result.leftovers),
+    );
+    assert.ok(
+      o.result.notices.some((n) => n.includes(`pid ${pid}`) && /still running after execute ended/.test(n)),
+      JSON.stringify(o.result.notices),
+    );
     // In the sandbox the pid is the one the tool saw, inside its namespace: the marker check covers it.
     if (o.result.isolation !== 'sandbox') assert.equal(alive(pid), false, `pid ${pid} is still alive`);
     assertNothingLeft(o);
   });
 
-  test('a double-forked daemon (setsid between the forks) is found and killed', { skip: !linux && 'needs /proc' }, async () => {
-    const code = DOUBLE_FORK_DAEMON;
-    const o = await run(code);
-    assert.equal(o.result.ok, true, JSON.stringify(o.result));
-    const pid = Number(o.result.result);
-    assert.ok(o.result.leftovers?.some((p) => p.pid === pid), JSON.stringify(o.result.leftovers));
-    if (o.result.isolation !== 'sandbox') assert.equal(alive(pid), false);
-    assertNothingLeft(o);
-  });
+  test(
+    'a double-forked daemon (setsid between the forks) is found and killed',
+    { skip: !linux && 'needs /proc' },
+    async () => {
+      const code = DOUBLE_FORK_DAEMON;
+      const o = await run(code);
+      assert.equal(o.result.ok, true, JSON.stringify(o.result));
+      const pid = Number(o.result.result);
+      assert.ok(
+        o.result.leftovers?.some((p) => p.pid === pid),
+        JSON.stringify(o.result.leftovers),
+      );
+      if (o.result.isolation !== 'sandbox') assert.equal(alive(pid), false);
+      assertNothingLeft(o);
+    },
+  );
 
   test('a tool that prints 1 GB: output capped with a notice, the run goes on', async () => {
-    const code = 'import sys\ndef execute(variables):\n    chunk = "x" * (1 << 20) + "\\n"\n    for _ in range(1024):\n        sys.stdout.write(chunk)\n    return "printed"\n';
+    const code =
+      'import sys\ndef execute(variables):\n    chunk = "x" * (1 << 20) + "\\n"\n    for _ in range(1024):\n        sys.stdout.write(chunk)\n    return "printed"\n';
     const o = await run(code);
     const shown = Buffer.byteLength(o.stdout);
     assert.equal(o.result.ok, true, JSON.stringify(o.result));
@@ -240,7 +264,10 @@ describe('running a smart tool', { skip }, () => {
     assert.ok(o.result.outputBytes! >= 1024 * (1 << 20), `output ${o.result.outputBytes}`);
     assert.ok(shown <= 10 * 1024 * 1024, `forwarded ${shown}`);
     assert.match(o.stderr, /\[tooldef\] The tool's output passed 10 MB; the rest is not shown \(the run goes on\)/);
-    assert.ok(o.result.notices.some((n) => /only the first (10 MB|part) was shown/.test(n)), JSON.stringify(o.result.notices));
+    assert.ok(
+      o.result.notices.some((n) => /only the first (10 MB|part) was shown/.test(n)),
+      JSON.stringify(o.result.notices),
+    );
     assertNothingLeft(o);
   });
 
@@ -287,7 +314,10 @@ describe('running a smart tool', { skip }, () => {
 
   test("a syntax error, in CPython's words, is reported before any requirement is installed", async () => {
     const log: string[] = [];
-    const syntax = await run('def execute(variables)\n    return ""\n', { requirements: 'tooldef-not-installed-pkg==1.0', onLog: (t) => log.push(t) });
+    const syntax = await run('def execute(variables)\n    return ""\n', {
+      requirements: 'tooldef-not-installed-pkg==1.0',
+      onLog: (t) => log.push(t),
+    });
     assert.equal(syntax.result.error?.kind, 'load');
     assert.equal(syntax.result.error?.type, 'SyntaxError');
     assert.match(syntax.result.error!.message, /^tool_code does not compile: SyntaxError: expected ':' \(line 1\)$/);
@@ -296,7 +326,8 @@ describe('running a smart tool', { skip }, () => {
   });
 
   test('stop() during the run kills the tree and reports cancelled', async () => {
-    const code = 'import subprocess, sys, time\ndef execute(variables):\n    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)\n    time.sleep(300)\n';
+    const code =
+      'import subprocess, sys, time\ndef execute(variables):\n    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)\n    time.sleep(300)\n';
     const o = await run(code, { stopAfterMs: 1500 });
     assert.equal(o.result.ok, false);
     assert.equal(o.result.error?.kind, 'cancelled');
@@ -307,13 +338,27 @@ describe('running a smart tool', { skip }, () => {
   test('bad limits (zero, negative, not a number, too small, above the service) are errors that run nothing', async () => {
     assert.deepEqual(checkLimits({}), { timeoutMs: 900_000, memoryMb: 10_240 });
     assert.deepEqual(checkLimits({ timeoutMs: 5000, memoryMb: 100 }), { timeoutMs: 5000, memoryMb: 100 });
-    for (const bad of [{ memoryMb: 0.0000001 }, { memoryMb: 0 }, { memoryMb: -5 }, { memoryMb: NaN }, { memoryMb: 64 * 1024 }, { timeoutMs: 0 }, { timeoutMs: 10 * 3600 * 1000 }, { timeoutMs: Infinity }]) {
+    for (const bad of [
+      { memoryMb: 0.0000001 },
+      { memoryMb: 0 },
+      { memoryMb: -5 },
+      { memoryMb: NaN },
+      { memoryMb: 64 * 1024 },
+      { timeoutMs: 0 },
+      { timeoutMs: 10 * 3600 * 1000 },
+      { timeoutMs: Infinity },
+    ]) {
       const checked = checkLimits(bad);
       assert.ok('error' in checked, `${JSON.stringify(bad)} accepted`);
     }
-    assert.deepEqual(checkLimits({ memoryMb: 64 * 1024 }), { error: 'The memory limit of 64 GB is outside 16 MB–10 GB (the service allows at most 10 GB).' });
+    assert.deepEqual(checkLimits({ memoryMb: 64 * 1024 }), {
+      error: 'The memory limit of 64 GB is outside 16 MB–10 GB (the service allows at most 10 GB).',
+    });
     const stages: string[] = [];
-    const o = await run('def execute(variables):\n    return "ok"\n', { memoryMb: 0.0000001, onProgress: (p) => stages.push(p.stage) });
+    const o = await run('def execute(variables):\n    return "ok"\n', {
+      memoryMb: 0.0000001,
+      onProgress: (p) => stages.push(p.stage),
+    });
     assert.equal(o.result.error?.kind, 'limits');
     assert.match(o.result.error!.message, /memory limit of 1e-7 MB is outside 16 MB–10 GB/);
     assert.deepEqual(stages, [], 'nothing ran');
@@ -333,14 +378,15 @@ describe('running a smart tool', { skip }, () => {
 });
 
 describe('the legacy supervisor (no sandbox)', { skip }, () => {
-  test('a .pth planted in the environment never runs in the supervisor, only in the tool\'s own process', async () => {
+  test("a .pth planted in the environment never runs in the supervisor, only in the tool's own process", async () => {
     const cache = join(root, 'pth-cache');
     const log = join(root, 'pth.log');
     // Where a sandbox cannot be made, the tool can write its environment: it plants a .pth for the next run.
     const plant = [
       'import os, sysconfig',
       'def execute(variables):',
-      '    line = "import os; open(%r, \'a\').write(\'child\\\\n\' if os.environ.get(\'TOOLDEF_RUN_ID\') else \'supervisor\\\\n\')" % ' + JSON.stringify(log),
+      "    line = \"import os; open(%r, 'a').write('child\\\\n' if os.environ.get('TOOLDEF_RUN_ID') else 'supervisor\\\\n')\" % " +
+        JSON.stringify(log),
       '    open(os.path.join(sysconfig.get_paths()["purelib"], "planted.pth"), "w").write(line + "\\n")',
       '    return "planted"',
     ].join('\n');
@@ -350,31 +396,43 @@ describe('the legacy supervisor (no sandbox)', { skip }, () => {
     assert.equal(second.result.result, 'next', JSON.stringify(second.result));
     assert.equal(second.result.isolation, 'none');
     // (CPython may read it twice: a venv's lib64 links to lib, and site walks both.)
-    assert.deepEqual([...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))], ['child'], 'the .pth ran in the tool\'s process only');
+    assert.deepEqual(
+      [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))],
+      ['child'],
+      "the .pth ran in the tool's process only",
+    );
   });
 });
 
-describe('the macOS mechanism (ps polling, process group, run marker), exercised here', { skip: skip || (process.platform === 'win32' && 'POSIX only') }, () => {
-  const mechanism = 'process-group' as const;
+describe(
+  'the macOS mechanism (ps polling, process group, run marker), exercised here',
+  { skip: skip || (process.platform === 'win32' && 'POSIX only') },
+  () => {
+    const mechanism = 'process-group' as const;
 
-  test('four children of 100 MB over a 256 MB limit: killed for memory', async () => {
-    const code = 'import subprocess, sys, time\ndef execute(variables):\n    hog = "import time\\nb = bytearray(b\'x\') * (100 << 20)\\ntime.sleep(120)\\n"\n    [subprocess.Popen([sys.executable, "-c", hog]) for _ in range(4)]\n    time.sleep(60)\n';
-    const o = await run(code, { memoryMb: 256, mechanism });
-    assert.equal(o.result.mechanism, 'process-group');
-    assert.equal(o.result.limit, 'memory', JSON.stringify(o.result));
-    assertNothingLeft(o);
-  });
+    test('four children of 100 MB over a 256 MB limit: killed for memory', async () => {
+      const code =
+        'import subprocess, sys, time\ndef execute(variables):\n    hog = "import time\\nb = bytearray(b\'x\') * (100 << 20)\\ntime.sleep(120)\\n"\n    [subprocess.Popen([sys.executable, "-c", hog]) for _ in range(4)]\n    time.sleep(60)\n';
+      const o = await run(code, { memoryMb: 256, mechanism });
+      assert.equal(o.result.mechanism, 'process-group');
+      assert.equal(o.result.limit, 'memory', JSON.stringify(o.result));
+      assertNothingLeft(o);
+    });
 
-  test('a double-forked daemon that left the process group and lost its parent is still found and killed', async () => {
-    const code = DOUBLE_FORK_DAEMON;
-    const o = await run(code, { mechanism });
-    assert.equal(o.result.ok, true, JSON.stringify(o.result));
-    const pid = Number(o.result.result);
-    assert.ok(o.result.leftovers?.some((p) => p.pid === pid), JSON.stringify(o.result.leftovers));
-    assert.equal(alive(pid), false);
-    assertNothingLeft(o);
-  });
-});
+    test('a double-forked daemon that left the process group and lost its parent is still found and killed', async () => {
+      const code = DOUBLE_FORK_DAEMON;
+      const o = await run(code, { mechanism });
+      assert.equal(o.result.ok, true, JSON.stringify(o.result));
+      const pid = Number(o.result.result);
+      assert.ok(
+        o.result.leftovers?.some((p) => p.pid === pid),
+        JSON.stringify(o.result.leftovers),
+      );
+      assert.equal(alive(pid), false);
+      assertNothingLeft(o);
+    });
+  },
+);
 
 describe('setup: requirements in a cached virtual environment', { skip }, () => {
   let wheels: string;
@@ -405,18 +463,27 @@ describe('setup: requirements in a cached virtual environment', { skip }, () => 
     execFileSync('python3', ['-c', script, wheels]);
   });
 
-  const code = 'import tooldef_demo_pkg\ndef execute(variables):\n    return tooldef_demo_pkg.greet(variables["name"])\n';
+  const code =
+    'import tooldef_demo_pkg\ndef execute(variables):\n    return tooldef_demo_pkg.greet(variables["name"])\n';
 
-  test('a requirement installed from a local wheel with the caller\'s --no-index --find-links; the environment is then reused', async () => {
+  test("a requirement installed from a local wheel with the caller's --no-index --find-links; the environment is then reused", async () => {
     const logs: string[] = [];
     const progress: string[] = [];
     const pipArgs = ['--no-index', '--find-links', wheels];
-    const first = await run(code, { requirements: '# the demo\ntooldef-demo-pkg==1.0.0\n', pipArgs, onLog: (t) => logs.push(t), onProgress: (p) => progress.push(p.message) });
+    const first = await run(code, {
+      requirements: '# the demo\ntooldef-demo-pkg==1.0.0\n',
+      pipArgs,
+      onLog: (t) => logs.push(t),
+      onProgress: (p) => progress.push(p.message),
+    });
     assert.equal(first.result.ok, true, JSON.stringify(first.result));
     assert.equal(first.result.result, 'demo greets World');
     assert.equal(first.result.environment?.cached, false);
     assert.match(logs.join(''), /Successfully installed tooldef-demo-pkg-1\.0\.0/);
-    assert.ok(progress.some((p) => /Installing tooldef-demo-pkg==1\.0\.0/.test(p)), progress.join(' | '));
+    assert.ok(
+      progress.some((p) => /Installing tooldef-demo-pkg==1\.0\.0/.test(p)),
+      progress.join(' | '),
+    );
     assertNothingLeft(first);
     // Same requirements, written differently (blank lines, a comment, trailing spaces): the cached environment.
     const again = await run(code, { requirements: '\n  tooldef-demo-pkg==1.0.0   # pinned\n\n', pipArgs });
@@ -431,8 +498,11 @@ describe('setup: requirements in a cached virtual environment', { skip }, () => 
     assert.equal(o.result.error?.type, 'ModuleNotFoundError');
   });
 
-  test('a requirement that cannot be installed is a setup failure with pip\'s own message', async () => {
-    const o = await run(code, { requirements: 'tooldef-no-such-pkg==9.9', pipArgs: ['--no-index', '--find-links', wheels] });
+  test("a requirement that cannot be installed is a setup failure with pip's own message", async () => {
+    const o = await run(code, {
+      requirements: 'tooldef-no-such-pkg==9.9',
+      pipArgs: ['--no-index', '--find-links', wheels],
+    });
     assert.equal(o.result.ok, false);
     assert.equal(o.result.error?.kind, 'setup');
     assert.match(o.result.error!.message, /Installing the requirements \(tooldef-no-such-pkg==9\.9\) failed/);
@@ -445,8 +515,15 @@ describe('setup: requirements in a cached virtual environment', { skip }, () => 
   test('pip options in requirements are refused: only the caller chooses indexes', async () => {
     const o = await run(code, { requirements: '--index-url http://example.invalid/simple\ntooldef-demo-pkg' });
     assert.equal(o.result.error?.kind, 'setup');
-    assert.match(o.result.error!.message, /line 1: --index-url http:\/\/example\.invalid\/simple: `--index-url` is a pip option/);
-    assert.deepEqual(normaliseRequirements('b\n\na  # c\nb\n# x\nc; python_version >= "3.8"').lines, ['a', 'b', 'c; python_version >= "3.8"']);
+    assert.match(
+      o.result.error!.message,
+      /line 1: --index-url http:\/\/example\.invalid\/simple: `--index-url` is a pip option/,
+    );
+    assert.deepEqual(normaliseRequirements('b\n\na  # c\nb\n# x\nc; python_version >= "3.8"').lines, [
+      'a',
+      'b',
+      'c; python_version >= "3.8"',
+    ]);
   });
 
   test('nothing is installed from a URL or a path: its setup code never runs', async () => {
@@ -454,24 +531,34 @@ describe('setup: requirements in a cached virtual environment', { skip }, () => 
     const project = join(root, 'evil-project');
     const mark = join(root, 'evil-ran');
     mkdirSync(project, { recursive: true });
-    writeFileSync(join(project, 'setup.py'), `open(${JSON.stringify(mark)}, "w").write("ran")\nfrom setuptools import setup\nsetup(name="evil", version="1.0")\n`);
+    writeFileSync(
+      join(project, 'setup.py'),
+      `open(${JSON.stringify(mark)}, "w").write("ran")\nfrom setuptools import setup\nsetup(name="evil", version="1.0")\n`,
+    );
     const url = pathToFileURL(project).href;
     for (const line of [`evil @ ${url}`, url, project, './evil-project', 'evil-1.0.tar.gz']) {
       const logs: string[] = [];
       const o = await run(code, { requirements: `tooldef-demo-pkg\n${line}`, onLog: (t) => logs.push(t) });
       assert.equal(o.result.error?.kind, 'setup', line);
-      assert.match(o.result.error!.message, new RegExp(`line 2: ${line.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: .*(URL|path|file)`), line);
+      assert.match(
+        o.result.error!.message,
+        new RegExp(`line 2: ${line.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: .*(URL|path|file)`),
+        line,
+      );
       assert.deepEqual(logs, [], `${line}: pip ran`);
       assert.equal(existsSync(mark), false, `${line}: its setup.py ran`);
     }
   });
 });
 
-describe('runner: cgroup v2 discovery and set-up (on a fake cgroup tree)', { skip: skip || (!linux && 'Linux only') }, () => {
-  // This machine may have no writable cgroup v2 with the memory controller; the plumbing (finding the
-  // own cgroup from mountinfo and /proc/self/cgroup, enabling the controller, memory.max read back,
-  // oom.group, moving the tool in, reading memory.events) is checked against a fake tree instead.
-  const script = String.raw`import importlib.util, os, sys, tempfile, json
+describe(
+  'runner: cgroup v2 discovery and set-up (on a fake cgroup tree)',
+  { skip: skip || (!linux && 'Linux only') },
+  () => {
+    // This machine may have no writable cgroup v2 with the memory controller; the plumbing (finding the
+    // own cgroup from mountinfo and /proc/self/cgroup, enabling the controller, memory.max read back,
+    // oom.group, moving the tool in, reading memory.events) is checked against a fake tree instead.
+    const script = String.raw`import importlib.util, os, sys, tempfile, json
 spec = importlib.util.spec_from_file_location("tooldef_runner", sys.argv[1])
 r = importlib.util.module_from_spec(spec); spec.loader.exec_module(r)
 out = {}
@@ -514,24 +601,30 @@ import shutil; shutil.rmtree(base, ignore_errors=True)
 print(json.dumps(out, indent=1))
 `;
 
-  test('a child cgroup with memory.max when the memory controller can be delegated; polling otherwise', () => {
-    const out = JSON.parse(execFileSync('python3', ['-c', script, runnerScriptPath()], { encoding: 'utf8' })) as Record<string, Record<string, unknown>>;
-    assert.equal(out.ok.name, 'cgroup');
-    assert.match(String(out.ok.path), /^OWN\/tooldef-run-\d+$/);
-    assert.equal(out.ok.subtree, '+memory');
-    assert.equal(out.ok.max, String(256 << 20));
-    assert.equal(out.ok.oomGroup, '1');
-    assert.equal(out.ok.procs, '4242');
-    assert.equal(out.ok.killBefore, false);
-    assert.equal(out.ok.killAfter, true);
-    assert.equal(out.ok.peak, 256 << 20);
-    assert.deepEqual(out.noMemory, { name: 'poll', note: 'no cgroup v2 limit: the memory controller is not available in OWN' });
-    assert.equal(out.cannotEnable.name, 'poll');
-    assert.match(String(out.cannotEnable.note), /^no cgroup v2 limit: /);
-    assert.equal(out.nsRoot.name, 'cgroup');
-    assert.equal(out.forcedPoll.name, 'poll');
-  });
-});
+    test('a child cgroup with memory.max when the memory controller can be delegated; polling otherwise', () => {
+      const out = JSON.parse(
+        execFileSync('python3', ['-c', script, runnerScriptPath()], { encoding: 'utf8' }),
+      ) as Record<string, Record<string, unknown>>;
+      assert.equal(out.ok.name, 'cgroup');
+      assert.match(String(out.ok.path), /^OWN\/tooldef-run-\d+$/);
+      assert.equal(out.ok.subtree, '+memory');
+      assert.equal(out.ok.max, String(256 << 20));
+      assert.equal(out.ok.oomGroup, '1');
+      assert.equal(out.ok.procs, '4242');
+      assert.equal(out.ok.killBefore, false);
+      assert.equal(out.ok.killAfter, true);
+      assert.equal(out.ok.peak, 256 << 20);
+      assert.deepEqual(out.noMemory, {
+        name: 'poll',
+        note: 'no cgroup v2 limit: the memory controller is not available in OWN',
+      });
+      assert.equal(out.cannotEnable.name, 'poll');
+      assert.match(String(out.cannotEnable.note), /^no cgroup v2 limit: /);
+      assert.equal(out.nsRoot.name, 'cgroup');
+      assert.equal(out.forcedPoll.name, 'poll');
+    });
+  },
+);
 
 describe('tooldef run (CLI)', { skip }, () => {
   function file(name: string, text: string): string {
@@ -550,10 +643,14 @@ describe('tooldef run (CLI)', { skip }, () => {
     });
     return { code, stdout, stderr };
   }
-  const greet = (code?: string): string => smartTool({ code, variables: [{ name: 'name', description: 'Who', default: 'World' }] });
+  const greet = (code?: string): string =>
+    smartTool({ code, variables: [{ name: 'name', description: 'Who', default: 'World' }] });
 
-  test('exit 0: stdout holds only the returned string; the tool\'s output goes to stderr', async () => {
-    const f = file('greet.json', greet('def execute(variables):\n    print("noise")\n    return "hi " + variables["name"]\n'));
+  test("exit 0: stdout holds only the returned string; the tool's output goes to stderr", async () => {
+    const f = file(
+      'greet.json',
+      greet('def execute(variables):\n    print("noise")\n    return "hi " + variables["name"]\n'),
+    );
     const r = await cli(f, '--input', 'name=Ann');
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'hi Ann\n');
@@ -576,7 +673,11 @@ describe('tooldef run (CLI)', { skip }, () => {
     assert.equal(j.limit, null);
     assert.equal(typeof j.elapsedMs, 'number');
     assert.equal(typeof j.peakMemoryMb, 'number');
-    const bad = await cli(file('dict.json', greet('def execute(variables):\n    return {"a": 1}\n')), '--defaults', '--json');
+    const bad = await cli(
+      file('dict.json', greet('def execute(variables):\n    return {"a": 1}\n')),
+      '--defaults',
+      '--json',
+    );
     assert.equal(bad.code, 1);
     const jb = JSON.parse(bad.stdout) as { ok: boolean; result: unknown; error: { kind: string; returnType: string } };
     assert.equal(jb.ok, false);
@@ -586,7 +687,10 @@ describe('tooldef run (CLI)', { skip }, () => {
   });
 
   test('exit 1: the tool failed (traceback on stderr), or its requirements cannot be installed', async () => {
-    const r = await cli(file('raise.json', greet('def execute(variables):\n    raise RuntimeError("boom")\n')), '--defaults');
+    const r = await cli(
+      file('raise.json', greet('def execute(variables):\n    raise RuntimeError("boom")\n')),
+      '--defaults',
+    );
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /Traceback[\s\S]*File "tool_code", line 2, in execute[\s\S]*RuntimeError: boom/);
@@ -603,7 +707,13 @@ describe('tooldef run (CLI)', { skip }, () => {
   });
 
   test('exit 3: a limit was hit', async () => {
-    const r = await cli(file('slow.json', greet('import time\ndef execute(variables):\n    time.sleep(30)\n')), '--defaults', '--timeout', '1', '--json');
+    const r = await cli(
+      file('slow.json', greet('import time\ndef execute(variables):\n    time.sleep(30)\n')),
+      '--defaults',
+      '--timeout',
+      '1',
+      '--json',
+    );
     assert.equal(r.code, 3, r.stderr);
     const j = JSON.parse(r.stdout) as { limit: string; error: { kind: string } };
     assert.equal(j.limit, 'time');

@@ -9,14 +9,19 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 
 describe('new tool templates', () => {
   const cases = [
-    { name: 'weather_lookup', description: 'Looks up the weather.', variables: ['city', 'target language', 'class', '2nd', 'a{b}"c'] },
+    {
+      name: 'weather_lookup',
+      description: 'Looks up the weather.',
+      variables: ['city', 'target language', 'class', '2nd', 'a{b}"c'],
+    },
     { name: 'Empty tool', description: 'Says """hi""" \\ back', variables: [] },
   ];
   it('scaffold valid smart tools named <tool_name>.json, whose execute reads every variable', () => {
     for (const a of cases) {
       const text = smartToolTemplate(a);
       assert.deepEqual(codes(text, { uri: `file:///w/${encodeURIComponent(fileNameFor(a.name))}` }), [], text);
-      for (const v of a.variables) assert.ok(JSON.parse(text).metadata.tool_code.includes(`variables.get(${JSON.stringify(v)}, "")`));
+      for (const v of a.variables)
+        assert.ok(JSON.parse(text).metadata.tool_code.includes(`variables.get(${JSON.stringify(v)}, "")`));
     }
   });
 
@@ -35,7 +40,13 @@ describe('set avatar', () => {
   const apply = (text: string): string => {
     const { model, doc } = load(text);
     const edits = setAvatarEdits(model, PNG_256)!;
-    return TextDocument.applyEdits(doc, edits.map((e) => ({ range: { start: doc.positionAt(e.offset), end: doc.positionAt(e.offset + e.length) }, newText: e.newText })));
+    return TextDocument.applyEdits(
+      doc,
+      edits.map((e) => ({
+        range: { start: doc.positionAt(e.offset), end: doc.positionAt(e.offset + e.length) },
+        newText: e.newText,
+      })),
+    );
   };
   const check = (text: string): void => {
     const out = JSON.parse(apply(text));

@@ -4,7 +4,12 @@ import type { CodeAction, Range } from 'vscode-languageserver-types';
 import { applyEdits, assertNowBetween, llmTool, load, smartTool } from '../helpers';
 
 /** Validates, asks for the actions of the first diagnostic with `code`, and applies the one titled `title`. */
-function fix(text: string, code: string, title: string | RegExp, opts: Parameters<typeof load>[1] = {}): { titles: string[]; result: string } {
+function fix(
+  text: string,
+  code: string,
+  title: string | RegExp,
+  opts: Parameters<typeof load>[1] = {},
+): { titles: string[]; result: string } {
   const { service, model, doc } = load(text, opts);
   const diagnostics = service.doValidation(model);
   const d = diagnostics.find((x) => x.code === code);
@@ -24,15 +29,28 @@ function codesAfter(text: string, opts: Parameters<typeof load>[1] = {}): string
 
 describe('quick fixes', () => {
   it('unknown placeholder: closest variable name, through escapes', () => {
-    const { result } = fix(llmTool({ prompt: 'a\n"q" {{txet}} {{target language}}' }), 'unknown-placeholder', 'Change to `text`');
+    const { result } = fix(
+      llmTool({ prompt: 'a\n"q" {{txet}} {{target language}}' }),
+      'unknown-placeholder',
+      'Change to `text`',
+    );
     assert.match(result, /"a\\n\\"q\\" \{\{text\}\} \{\{target language\}\}"/);
     assert.deepEqual(codesAfter(result), []);
   });
 
   it('unknown placeholder: add a missing variable', () => {
-    const { result } = fix(llmTool({ prompt: '{{text}} {{target language}} {{tone of voice}}' }), 'unknown-placeholder', 'Add variable `tone of voice`');
+    const { result } = fix(
+      llmTool({ prompt: '{{text}} {{target language}} {{tone of voice}}' }),
+      'unknown-placeholder',
+      'Add variable `tone of voice`',
+    );
     const parsed = JSON.parse(result);
-    assert.deepEqual(parsed.metadata.variables[2], { name: 'tone of voice', type: 'text', description: '', default: '' });
+    assert.deepEqual(parsed.metadata.variables[2], {
+      name: 'tone of voice',
+      type: 'text',
+      description: '',
+      default: '',
+    });
     assert.deepEqual(codesAfter(result), []);
   });
 
@@ -40,26 +58,54 @@ describe('quick fixes', () => {
     const base = JSON.parse(llmTool({ prompt: '{{x}}' }));
     delete base.metadata.variables;
     const { result } = fix(JSON.stringify(base, null, 2), 'unknown-placeholder', 'Add variable `x`');
-    assert.deepEqual(JSON.parse(result).metadata.variables, [{ name: 'x', type: 'text', description: '', default: '' }]);
+    assert.deepEqual(JSON.parse(result).metadata.variables, [
+      { name: 'x', type: 'text', description: '', default: '' },
+    ]);
   });
 
   it('placeholder whitespace: trims it', () => {
-    const { result } = fix(llmTool({ prompt: '{{ text }} {{target language}}' }), 'placeholder-whitespace', /Remove the spaces/);
+    const { result } = fix(
+      llmTool({ prompt: '{{ text }} {{target language}}' }),
+      'placeholder-whitespace',
+      /Remove the spaces/,
+    );
     assert.equal(JSON.parse(result).model_prompt, '{{text}} {{target language}}');
     assert.deepEqual(codesAfter(result), []);
   });
 
   it('wrap and unwrap a default', () => {
-    const wrap = fix(llmTool({ prompt: '{{m}}', variables: [{ name: 'm', type: 'multi-select', description: '', default: 'a', allowed_values: ['a'] }] }), 'default-type-mismatch', 'Wrap in an array');
+    const wrap = fix(
+      llmTool({
+        prompt: '{{m}}',
+        variables: [{ name: 'm', type: 'multi-select', description: '', default: 'a', allowed_values: ['a'] }],
+      }),
+      'default-type-mismatch',
+      'Wrap in an array',
+    );
     assert.deepEqual(JSON.parse(wrap.result).metadata.variables[0].default, ['a']);
-    const unwrap = fix(llmTool({ prompt: '{{s}}', variables: [{ name: 's', type: 'single-select', description: '', default: ['a'], allowed_values: ['a'] }] }), 'default-type-mismatch', 'Unwrap the array');
+    const unwrap = fix(
+      llmTool({
+        prompt: '{{s}}',
+        variables: [{ name: 's', type: 'single-select', description: '', default: ['a'], allowed_values: ['a'] }],
+      }),
+      'default-type-mismatch',
+      'Unwrap the array',
+    );
     assert.equal(JSON.parse(unwrap.result).metadata.variables[0].default, 'a');
-    const quote = fix(smartTool({ variables: [{ name: 'name', description: '', default: 42 }] }), 'default-type-mismatch', 'Change to "42"');
+    const quote = fix(
+      smartTool({ variables: [{ name: 'name', description: '', default: 42 }] }),
+      'default-type-mismatch',
+      'Change to "42"',
+    );
     assert.equal(JSON.parse(quote.result).metadata.variables[0].default, '42');
   });
 
   it('wrap model_version in an array', () => {
-    const { result } = fix(llmTool({ metadata: { model_version: 'claude' } }), 'model-version-string', 'Wrap in an array');
+    const { result } = fix(
+      llmTool({ metadata: { model_version: 'claude' } }),
+      'model-version-string',
+      'Wrap in an array',
+    );
     assert.deepEqual(JSON.parse(result).metadata.model_version, ['claude']);
     assert.deepEqual(codesAfter(result), []);
   });
@@ -104,24 +150,49 @@ describe('quick fixes', () => {
   });
 
   it('rename a misspelled key', () => {
-    const { result } = fix(smartTool().replace('"usage_notes"', '"usage_note"'), 'unknown-field', 'Rename to `usage_notes`');
+    const { result } = fix(
+      smartTool().replace('"usage_notes"', '"usage_note"'),
+      'unknown-field',
+      'Rename to `usage_notes`',
+    );
     assert.deepEqual(codesAfter(result), []);
   });
 
   it('replace an invalid enum value, a disallowed default, an unknown model', () => {
-    assert.equal(JSON.parse(fix(llmTool({ metadata: { expected_output: { type: 'txt' } } }), 'invalid-enum', 'Change to "text"').result).metadata.expected_output.type, 'text');
-    assert.equal(JSON.parse(fix(llmTool().replace('"default": "English"', '"default": "english"'), 'default-not-allowed', 'Change to "English"').result).metadata.variables[1].default, 'English');
+    assert.equal(
+      JSON.parse(
+        fix(llmTool({ metadata: { expected_output: { type: 'txt' } } }), 'invalid-enum', 'Change to "text"').result,
+      ).metadata.expected_output.type,
+      'text',
+    );
+    assert.equal(
+      JSON.parse(
+        fix(
+          llmTool().replace('"default": "English"', '"default": "english"'),
+          'default-not-allowed',
+          'Change to "English"',
+        ).result,
+      ).metadata.variables[1].default,
+      'English',
+    );
   });
 
   it('update timestamp to now, with or without a diagnostic', () => {
     const before = Date.now();
-    const { result, titles } = fix(llmTool({ metadata: { timestamp: 'yesterday' } }), 'invalid-timestamp', 'Update timestamp to now');
+    const { result, titles } = fix(
+      llmTool({ metadata: { timestamp: 'yesterday' } }),
+      'invalid-timestamp',
+      'Update timestamp to now',
+    );
     assert.deepEqual(titles, ['Update timestamp to now']);
     assertNowBetween(JSON.parse(result).metadata.timestamp, before);
     const text = llmTool();
     const { service, model, doc } = load(text);
     const at = doc.positionAt(text.indexOf('2026-03-14') + 2);
     const range: Range = { start: at, end: at };
-    assert.deepEqual(service.doCodeActions(model, range, []).map((a) => a.title), ['Update timestamp to now']);
+    assert.deepEqual(
+      service.doCodeActions(model, range, []).map((a) => a.title),
+      ['Update timestamp to now'],
+    );
   });
 });

@@ -42,11 +42,17 @@ describe('completion', () => {
     assert.ok(!labels.includes('parameters'), 'LLM-only fields are not proposed for a smart tool');
     const code = items.find((i) => i.label === 'tool_code')!;
     assert.equal(code.insertTextFormat, 2);
-    assert.match((code.textEdit as TextEdit).newText, /^"tool_code": "def execute\(variables\):\\n {4}return \$\{1:""\}\\n"/);
+    assert.match(
+      (code.textEdit as TextEdit).newText,
+      /^"tool_code": "def execute\(variables\):\\n {4}return \$\{1:""\}\\n"/,
+    );
     assert.equal(code.detail, 'required');
     assert.ok(String((code.documentation as { value: string }).value).includes('execute'));
     const creator = items.find((i) => i.label === 'creator')!;
-    assert.match((creator.textEdit as TextEdit).newText, /"creator": \{\n\t"name": "\$1",\n\t"email": "\$\{2:<EMAIL>\}"/);
+    assert.match(
+      (creator.textEdit as TextEdit).newText,
+      /"creator": \{\n\t"name": "\$1",\n\t"email": "\$\{2:<EMAIL>\}"/,
+    );
   });
 
   it('top-level property names of an LLM tool, with a comma when a member follows', () => {
@@ -65,9 +71,20 @@ describe('completion', () => {
   });
 
   it('enum values for type, expected_output.type and avatar_type', () => {
-    assert.deepEqual(complete(llmTool().replace('"type": "text",', '"type": "|",')).labels, ['text', 'single-select', 'multi-select']);
-    assert.deepEqual(complete(llmTool().replace('"type": "text"\n', '"type": "|"\n')).labels, ['text', 'code', 'limited']);
-    assert.deepEqual(complete(llmTool().replace('"avatar_type": "base64"', '"avatar_type": "|"')).labels, ['base64', 'url']);
+    assert.deepEqual(complete(llmTool().replace('"type": "text",', '"type": "|",')).labels, [
+      'text',
+      'single-select',
+      'multi-select',
+    ]);
+    assert.deepEqual(complete(llmTool().replace('"type": "text"\n', '"type": "|"\n')).labels, [
+      'text',
+      'code',
+      'limited',
+    ]);
+    assert.deepEqual(complete(llmTool().replace('"avatar_type": "base64"', '"avatar_type": "|"')).labels, [
+      'base64',
+      'url',
+    ]);
   });
 
   it('allowed_values in a select default', () => {
@@ -93,7 +110,10 @@ describe('completion', () => {
   it('nothing before an existing value, inside an escape, or for empty allowed values', () => {
     assert.deepEqual(complete(llmTool().replace('"model_version": [', '"model_version": | [')).labels, []);
     assert.deepEqual(complete(llmTool({ prompt: '{{é' }).replace('{{é', '{{\\u|00e9')).labels, []);
-    const fixture = llmTool({ prompt: '{{s}}', variables: [{ name: 's', type: 'single-select', description: '', default: 'x', allowed_values: ['', 'x'] }] });
+    const fixture = llmTool({
+      prompt: '{{s}}',
+      variables: [{ name: 's', type: 'single-select', description: '', default: 'x', allowed_values: ['', 'x'] }],
+    });
     assert.deepEqual(complete(fixture.replace('"default": "x"', '"default": "|"')).labels, ['x']);
   });
 
@@ -101,7 +121,9 @@ describe('completion', () => {
     const base = JSON.parse(smartTool());
     delete base.metadata.timestamp;
     const before = Date.now();
-    const { items } = complete(JSON.stringify(base, null, 2).replace('"requirements": ""', '"requirements": "",\n    |'));
+    const { items } = complete(
+      JSON.stringify(base, null, 2).replace('"requirements": ""', '"requirements": "",\n    |'),
+    );
     const newText = (items.find((i) => i.label === 'timestamp')!.textEdit as TextEdit).newText;
     const m = /^"timestamp": "\$\{1:(.+)\}"$/.exec(newText);
     assert.ok(m, newText);

@@ -43,20 +43,35 @@ describe('editing an embedded field as its own document', () => {
   it('does the same for model_prompt, and refuses a field that is not a string', () => {
     const written = roundTrip(llmTool(), 'model_prompt', 'New {{text}}\nin "{{target language}}"');
     assert.equal(JSON.parse(written).model_prompt, 'New {{text}}\nin "{{target language}}"');
-    assert.equal(writeEmbedded('file:///t.json', llmTool().replace(/"model_prompt": "[^"]*"/, '"model_prompt": 5'), 'model_prompt', 'x'), undefined);
+    assert.equal(
+      writeEmbedded(
+        'file:///t.json',
+        llmTool().replace(/"model_prompt": "[^"]*"/, '"model_prompt": 5'),
+        'model_prompt',
+        'x',
+      ),
+      undefined,
+    );
   });
 });
 
-describe('placing the definition\'s ranges in an embedded field', () => {
+describe("placing the definition's ranges in an embedded field", () => {
   it('maps through escapes to positions of the decoded text; ranges leaving the field are null', () => {
     const text = smartTool({ code: 'a = "\\t"\nb = 1\n' });
     const embedded = readEmbedded('file:///t.json', text, 'tool_code')!;
     const b = text.indexOf('b = 1');
     const quote = embedded.contentStart - 1;
-    assert.deepEqual(embeddedRanges(embedded, [[b, b + 1], [embedded.contentStart, embedded.contentEnd], [quote, b]]), [
-      { start: { line: 1, character: 0 }, end: { line: 1, character: 1 } },
-      { start: { line: 0, character: 0 }, end: { line: 2, character: 0 } },
-      null,
-    ]);
+    assert.deepEqual(
+      embeddedRanges(embedded, [
+        [b, b + 1],
+        [embedded.contentStart, embedded.contentEnd],
+        [quote, b],
+      ]),
+      [
+        { start: { line: 1, character: 0 }, end: { line: 1, character: 1 } },
+        { start: { line: 0, character: 0 }, end: { line: 2, character: 0 } },
+        null,
+      ],
+    );
   });
 });

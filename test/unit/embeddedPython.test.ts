@@ -8,7 +8,8 @@ import { finish } from '../../server/src/service/steps';
 import type { LanguageService } from '../../server/src/service/languageService';
 import type { ToolModel } from '../../server/src/service/model';
 
-const CODE = 'import requests\n\ndef execute(variables):\n\t"""Say \\"hi\\" 😀"""\n    city = variables["city"]\n    return requests.get("x").text + city\n';
+const CODE =
+  'import requests\n\ndef execute(variables):\n\t"""Say \\"hi\\" 😀"""\n    city = variables["city"]\n    return requests.get("x").text + city\n';
 
 describe('embedded Python in a smart tool', () => {
   it('maps a Python syntax error to its characters in the JSON line, through escapes and astral characters', () => {
@@ -17,14 +18,32 @@ describe('embedded Python in a smart tool', () => {
     assert.ok(p, JSON.stringify(problems(text).map((x) => x.code)));
     const line = text.split('\n')[p.diagnostic.range.start.line];
     assert.ok(line.includes('"tool_code"'));
-    assert.ok(p.diagnostic.range.start.character > line.indexOf('return s +'), `${p.diagnostic.range.start.character} vs ${line.indexOf('return s +')}`);
+    assert.ok(
+      p.diagnostic.range.start.character > line.indexOf('return s +'),
+      `${p.diagnostic.range.start.character} vs ${line.indexOf('return s +')}`,
+    );
   });
 
   it('checks the execute contract', () => {
-    assert.ok(codes(smartTool({ code: 'def run(variables):\n    return ""\n', variables: [] })).includes('missing-execute'));
-    assert.equal(problems(smartTool({ code: 'def execute(vars, x):\n    return ""\n', variables: [] })).find((p) => p.code === 'execute-signature')?.code, 'execute-signature');
-    assert.ok(codes(smartTool({ code: 'async def execute(variables):\n    return ""\n', variables: [] })).includes('execute-async'));
-    assert.ok(codes(smartTool({ code: 'def execute(variables):\n    return 42\n', variables: [] })).includes('execute-returns-non-string'));
+    assert.ok(
+      codes(smartTool({ code: 'def run(variables):\n    return ""\n', variables: [] })).includes('missing-execute'),
+    );
+    assert.equal(
+      problems(smartTool({ code: 'def execute(vars, x):\n    return ""\n', variables: [] })).find(
+        (p) => p.code === 'execute-signature',
+      )?.code,
+      'execute-signature',
+    );
+    assert.ok(
+      codes(smartTool({ code: 'async def execute(variables):\n    return ""\n', variables: [] })).includes(
+        'execute-async',
+      ),
+    );
+    assert.ok(
+      codes(smartTool({ code: 'def execute(variables):\n    return 42\n', variables: [] })).includes(
+        'execute-returns-non-string',
+      ),
+    );
   });
 
   it('unknown-variable-key with fixes that keep Python and JSON escaping right, and unused variables', () => {
@@ -34,36 +53,72 @@ describe('embedded Python in a smart tool', () => {
     const { service, model, doc } = load(text);
     const titles = service.doCodeActions(model, p.diagnostic.range, [p.diagnostic]).map((a) => a.title);
     assert.deepEqual(titles, ['Change to `name`', 'Add variable `nmae`']);
-    const fixed = applyEdits(doc, service.doCodeActions(model, p.diagnostic.range, [p.diagnostic])[0].edit!.changes![doc.uri]);
+    const fixed = applyEdits(
+      doc,
+      service.doCodeActions(model, p.diagnostic.range, [p.diagnostic])[0].edit!.changes![doc.uri],
+    );
     assert.deepEqual(codes(fixed), []);
     assert.ok(codes(smartTool({ code: 'def execute(variables):\n    return "x"\n' })).includes('unused-variable'));
-    assert.ok(!codes(smartTool({ code: 'def execute(variables):\n    return str(dict(variables))\n' })).includes('unused-variable'), 'dynamic use');
+    assert.ok(
+      !codes(smartTool({ code: 'def execute(variables):\n    return str(dict(variables))\n' })).includes(
+        'unused-variable',
+      ),
+      'dynamic use',
+    );
   });
 
   it('imports against requirements, with a fix that adds the distribution', () => {
-    const text = smartTool({ code: 'import yaml\n\ndef execute(variables):\n    return yaml.dump(variables["name"])\n', metadata: { requirements: 'requests>=2\n' } });
+    const text = smartTool({
+      code: 'import yaml\n\ndef execute(variables):\n    return yaml.dump(variables["name"])\n',
+      metadata: { requirements: 'requests>=2\n' },
+    });
     const missing = problems(text).find((x) => x.code === 'missing-requirement')!;
     assert.equal(missing.text, 'yaml');
     assert.ok(codes(text).includes('unused-requirement'));
     const { service, model, doc } = load(text);
-    const action = service.doCodeActions(model, missing.diagnostic.range, [missing.diagnostic]).find((a) => a.title === 'Add `PyYAML` to requirements')!;
-    assert.equal(JSON.parse(applyEdits(doc, action.edit!.changes![doc.uri])).metadata.requirements, 'requests>=2\nPyYAML');
-    const invalid = problems(smartTool({ metadata: { requirements: 'requests\nnot a valid ==== line' } })).find((x) => x.code === 'invalid-requirement')!;
+    const action = service
+      .doCodeActions(model, missing.diagnostic.range, [missing.diagnostic])
+      .find((a) => a.title === 'Add `PyYAML` to requirements')!;
+    assert.equal(
+      JSON.parse(applyEdits(doc, action.edit!.changes![doc.uri])).metadata.requirements,
+      'requests>=2\nPyYAML',
+    );
+    const invalid = problems(smartTool({ metadata: { requirements: 'requests\nnot a valid ==== line' } })).find(
+      (x) => x.code === 'invalid-requirement',
+    )!;
     assert.equal(invalid.diagnostic.range.start.line, invalid.diagnostic.range.end.line);
   });
 
   it('flags hard-coded secrets with the value redacted, never <API_KEY> or os.environ', () => {
-    const secret = problems(smartTool({ code: 'API_KEY = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD"\n\ndef execute(variables):\n    return variables["name"]\n' })).find((p) => p.code === 'hardcoded-secret')!;
+    const secret = problems(
+      smartTool({
+        code: 'API_KEY = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD"\n\ndef execute(variables):\n    return variables["name"]\n',
+      }),
+    ).find((p) => p.code === 'hardcoded-secret')!;
     assert.ok(secret);
     assert.ok(!secret.message.includes('abcdefghijklmnopqrstuvwxyz0123456789'));
-    assert.ok(!codes(smartTool({ code: 'import os\nAPI_KEY = "<API_KEY>"\nTOKEN = os.environ["TOKEN"]\n\ndef execute(variables):\n    return variables["name"]\n' })).includes('hardcoded-secret'));
+    assert.ok(
+      !codes(
+        smartTool({
+          code: 'import os\nAPI_KEY = "<API_KEY>"\nTOKEN = os.environ["TOKEN"]\n\ndef execute(variables):\n    return variables["name"]\n',
+        }),
+      ).includes('hardcoded-secret'),
+    );
   });
 
   it('completes variable names inside variables["…"], escaped for Python and JSON', () => {
-    const { text, offset } = cursor(smartTool({ code: 'def execute(variables):\n    return variables["|"]\n', variables: [{ name: 'say "hi"', description: '', default: '' }] }));
+    const { text, offset } = cursor(
+      smartTool({
+        code: 'def execute(variables):\n    return variables["|"]\n',
+        variables: [{ name: 'say "hi"', description: '', default: '' }],
+      }),
+    );
     const { service, model, doc } = load(text);
     const list = service.doComplete(model, doc.positionAt(offset));
-    assert.deepEqual(list.items.map((i) => i.label), ['say "hi"']);
+    assert.deepEqual(
+      list.items.map((i) => i.label),
+      ['say "hi"'],
+    );
     const out = JSON.parse(applyEdits(doc, [list.items[0].textEdit as TextEdit]));
     assert.equal(out.metadata.tool_code, 'def execute(variables):\n    return variables["say \\"hi\\""]\n');
   });
@@ -78,7 +133,13 @@ describe('embedded Python in a smart tool', () => {
   });
 
   it('renames a variable in its declaration and every key, hovers and goes to definition from a key', () => {
-    const { text, offset } = cursor(smartTool({ code: CODE.replace('variables["city"]', 'variables["ci|ty"]'), variables: [{ name: 'city', description: 'The city', default: 'Oslo' }], metadata: { requirements: 'requests' } }));
+    const { text, offset } = cursor(
+      smartTool({
+        code: CODE.replace('variables["city"]', 'variables["ci|ty"]'),
+        variables: [{ name: 'city', description: 'The city', default: 'Oslo' }],
+        metadata: { requirements: 'requests' },
+      }),
+    );
     const { service, model, doc } = load(text);
     const pos = doc.positionAt(offset);
     assert.match((service.doHover(model, pos)!.contents as { value: string }).value, /Variable `city`/);
@@ -113,17 +174,27 @@ describe('embedded Python in a smart tool', () => {
     };
     finish(warmUpPython(spy));
     assert.equal(models.length, 28);
-    assert.ok(models.every((m) => m.kind === 'smart' && m.pythonSteps() === undefined), 'every analysis finished');
+    assert.ok(
+      models.every((m) => m.kind === 'smart' && m.pythonSteps() === undefined),
+      'every analysis finished',
+    );
     const whole = work.slice(0, 8);
     // The first edit of the typing phase starts from the last whole document (other names): after it, keystrokes.
     const typing = work.slice(9);
-    assert.ok(whole.every((w) => w.chunks > 100 && w.analysed === w.chunks), JSON.stringify(whole));
+    assert.ok(
+      whole.every((w) => w.chunks > 100 && w.analysed === w.chunks),
+      JSON.stringify(whole),
+    );
     assert.equal(typing.length, 19);
-    assert.ok(typing.every((w) => w.analysed === 1), JSON.stringify(typing));
+    assert.ok(
+      typing.every((w) => w.analysed === 1),
+      JSON.stringify(typing),
+    );
   });
 
   it('finishes a partly run analysis when its result is read, with the same diagnostics', () => {
-    const code = 'def helper():\n    return 1\n\n'.repeat(400) + 'def execute(variables):\n    return variables["nmae"]\n';
+    const code =
+      'def helper():\n    return 1\n\n'.repeat(400) + 'def execute(variables):\n    return variables["nmae"]\n';
     const text = smartTool({ code });
     const { service, model } = load(text);
     const steps = model.pythonSteps()!;
@@ -135,8 +206,18 @@ describe('embedded Python in a smart tool', () => {
   });
 
   it('shows execute and the other top-level functions in the outline', () => {
-    const { service, model } = load(smartTool({ code: 'def helper():\n    return 1\n\nclass K:\n    pass\n\ndef execute(variables):\n    return variables["name"]\n' }));
-    const code = service.findDocumentSymbols(model).find((s) => s.name === 'metadata')!.children!.find((s) => s.name === 'tool_code')!;
-    assert.deepEqual(code.children!.map((c) => c.name), ['helper', 'K', 'execute']);
+    const { service, model } = load(
+      smartTool({
+        code: 'def helper():\n    return 1\n\nclass K:\n    pass\n\ndef execute(variables):\n    return variables["name"]\n',
+      }),
+    );
+    const code = service
+      .findDocumentSymbols(model)
+      .find((s) => s.name === 'metadata')!
+      .children!.find((s) => s.name === 'tool_code')!;
+    assert.deepEqual(
+      code.children!.map((c) => c.name),
+      ['helper', 'K', 'execute'],
+    );
   });
 });

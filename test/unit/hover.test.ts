@@ -31,11 +31,19 @@ describe('hover', () => {
   });
 
   it('on an unknown placeholder: says it is not declared', () => {
-    assert.match(hover(llmTool({ prompt: '{{te|xt}} {{no|pe}}' }).replace('{{te|xt}}', '{{text}}'))!.value, /No variable named `nope`/);
+    assert.match(
+      hover(llmTool({ prompt: '{{te|xt}} {{no|pe}}' }).replace('{{te|xt}}', '{{text}}'))!.value,
+      /No variable named `nope`/,
+    );
   });
 
   it('on avatar: the decoded image itself and its size', () => {
-    const h = hover(llmTool({ metadata: { avatar: PNG_256 } }).replace(`"${PNG_256}"`, `"${PNG_256.slice(0, 10)}|${PNG_256.slice(10)}"`))!;
+    const h = hover(
+      llmTool({ metadata: { avatar: PNG_256 } }).replace(
+        `"${PNG_256}"`,
+        `"${PNG_256.slice(0, 10)}|${PNG_256.slice(10)}"`,
+      ),
+    )!;
     assert.ok(h.value.startsWith(`![avatar](data:image/png;base64,${PNG_256})`));
     assert.match(h.value, /PNG, 256×256 px/);
   });

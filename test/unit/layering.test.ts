@@ -15,14 +15,15 @@ function sources(dir: string): string[] {
   });
 }
 
-test('the client imports nothing from server/src but the protocol and the engine\'s entry points', () => {
+test("the client imports nothing from server/src but the protocol and the engine's entry points", () => {
   const root = repoRoot();
   const reached: string[] = [];
   for (const file of sources(join(root, 'client/src'))) {
     for (const [, spec] of readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)) {
       if (!spec.startsWith('.')) continue;
       const target = relative(root, resolve(file, '..', spec));
-      if (target.startsWith('server/') && !ALLOWED.includes(target)) reached.push(`${relative(root, file)} → ${target}`);
+      if (target.startsWith('server/') && !ALLOWED.includes(target))
+        reached.push(`${relative(root, file)} → ${target}`);
     }
   }
   assert.deepEqual(reached, []);

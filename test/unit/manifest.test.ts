@@ -7,10 +7,13 @@ import { RULES } from '../../server/src/service/rules';
 import { VERSION } from '../../server/src/version';
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
-const properties = (manifest.contributes.configuration.properties ?? {}) as Record<string, { propertyNames?: { enum: string[] } }>;
+const properties = (manifest.contributes.configuration.properties ?? {}) as Record<
+  string,
+  { propertyNames?: { enum: string[] } }
+>;
 
 describe('package.json', () => {
-  it('offers every rule code in tooldef.rules, in the catalogue\'s order, and nothing else', () => {
+  it("offers every rule code in tooldef.rules, in the catalogue's order, and nothing else", () => {
     assert.deepEqual(properties['tooldef.rules'].propertyNames!.enum, Object.keys(RULES));
   });
 

@@ -41,7 +41,7 @@ describe('ModelCache', () => {
     const cache = new ModelCache(getLanguageService());
     const uri = 'file:///w/s.json';
     const text = smartTool({ code: 'def execute(variables):\n    return "b"\n' });
-    cache.get(TextDocument.create(uri, 'tooldef', 1, smartTool())).python;
+    assert.ok(cache.get(TextDocument.create(uri, 'tooldef', 1, smartTool())).python);
     const stale = getLanguageService().parse(TextDocument.create(uri, 'tooldef', 0, text));
     assert.ok(stale.python);
     cache.prepare(stale); // e.g. a file read from disk while the user has it open
@@ -76,7 +76,11 @@ describe('ModelCache', () => {
       cache.delete(uri);
     }
     assert.equal(cache.hasRoomFor(0), false);
-    assert.notEqual(cache.get(TextDocument.create('file:///w/0.json', 'tooldef', 1, text)).python!.facts, facts[0], 'the oldest was let go');
+    assert.notEqual(
+      cache.get(TextDocument.create('file:///w/0.json', 'tooldef', 1, text)).python!.facts,
+      facts[0],
+      'the oldest was let go',
+    );
     assert.equal(cache.get(TextDocument.create('file:///w/8.json', 'tooldef', 1, text)).python!.facts, facts[8]);
     assert.equal(cache.hasRoomFor(0), true, 'opening takes a file out of the kept ones');
   });

@@ -18,18 +18,25 @@ describe('definition, references, highlights', () => {
   });
 
   it('finds every reference of a variable, through escapes', () => {
-    const { service, model, doc, pos } = at(llmTool({ prompt: PROMPT.replace('{{target language}}', '{{target| language}}') }));
+    const { service, model, doc, pos } = at(
+      llmTool({ prompt: PROMPT.replace('{{target language}}', '{{target| language}}') }),
+    );
     const refs = service.findReferences(model, pos, true).map((l) => doc.getText(l.range));
     assert.deepEqual(refs, ['target language', 'target language', 'target language']);
     assert.equal(service.findReferences(model, pos, false).length, 2);
     const highlights = service.findDocumentHighlights(model, pos);
-    assert.deepEqual(highlights.map((h) => h.kind), [3, 2, 2]);
+    assert.deepEqual(
+      highlights.map((h) => h.kind),
+      [3, 2, 2],
+    );
   });
 });
 
 describe('rename', () => {
   it('updates the declaration and every placeholder in one edit', () => {
-    const { service, model, doc, pos } = at(llmTool({ prompt: PROMPT }).replace('"name": "target language"', '"name": "target l|anguage"'));
+    const { service, model, doc, pos } = at(
+      llmTool({ prompt: PROMPT }).replace('"name": "target language"', '"name": "target l|anguage"'),
+    );
     const prep = service.prepareRename(model, pos)!;
     assert.equal(prep.placeholder, 'target language');
     assert.equal(doc.getText(prep.range), 'target language');
@@ -39,14 +46,20 @@ describe('rename', () => {
     assert.equal(renamed.model_prompt, 'A\n"q" {{output "lang"}} and {{text}} then {{output "lang"}} 😀');
     assert.equal(renamed.metadata.variables[1].name, 'output "lang"');
     const { model: after } = load(JSON.stringify(renamed));
-    assert.deepEqual(service.doValidation(after).map((d) => d.code), []);
+    assert.deepEqual(
+      service.doValidation(after).map((d) => d.code),
+      [],
+    );
   });
 
   it('works from a placeholder too', () => {
     const { service, model, doc, pos } = at(llmTool({ prompt: '{{te|xt}} {{target language}}' }));
     const result = service.doRename(model, pos, 'body');
     assert.ok('edit' in result);
-    assert.equal(JSON.parse(applyEdits(doc, result.edit.changes![doc.uri])).model_prompt, '{{body}} {{target language}}');
+    assert.equal(
+      JSON.parse(applyEdits(doc, result.edit.changes![doc.uri])).model_prompt,
+      '{{body}} {{target language}}',
+    );
   });
 
   it('refuses empty names, existing names, braces, and places that are not variables', () => {
@@ -63,10 +76,19 @@ describe('outline', () => {
   it('shows the structure with variables named by their name', () => {
     const { service, model } = load(llmTool({ prompt: 'line 1\nline 2 {{text}} {{target language}}' }));
     const symbols = service.findDocumentSymbols(model);
-    assert.deepEqual(symbols.map((s) => s.name), ['version', 'model_prompt', 'metadata']);
+    assert.deepEqual(
+      symbols.map((s) => s.name),
+      ['version', 'model_prompt', 'metadata'],
+    );
     assert.equal(symbols[1].detail, '2 lines');
     const variables = symbols[2].children!.find((s) => s.name === 'variables')!;
-    assert.deepEqual(variables.children!.map((v) => [v.name, v.detail]), [['text', 'text'], ['target language', 'single-select']]);
+    assert.deepEqual(
+      variables.children!.map((v) => [v.name, v.detail]),
+      [
+        ['text', 'text'],
+        ['target language', 'single-select'],
+      ],
+    );
   });
 
   it('smart tools too', () => {
@@ -88,7 +110,8 @@ describe('formatting, folding, selection', () => {
     const text = '{"version":"1.0","metadata":{"tool_name":"tool","tool_code":"x"}}';
     const { service, model, doc } = load(text);
     // JSON.stringify stops at 10 spaces: scale its 1-space indentation instead.
-    const indented = (n: number) => JSON.stringify(JSON.parse(text), null, 1).replace(/^ +/gm, (m) => ' '.repeat(m.length * n));
+    const indented = (n: number) =>
+      JSON.stringify(JSON.parse(text), null, 1).replace(/^ +/gm, (m) => ' '.repeat(m.length * n));
     for (const tabSize of [1e9, Number.MAX_SAFE_INTEGER, Infinity]) {
       assert.equal(applyEdits(doc, service.format(model, undefined, { tabSize, insertSpaces: true })), indented(16));
     }
@@ -105,7 +128,7 @@ describe('formatting, folding, selection', () => {
     assert.ok(ranges.length > 5);
   });
 
-  it('on a string\'s opening quote, starts from the whole string', () => {
+  it("on a string's opening quote, starts from the whole string", () => {
     const { text, offset } = cursor('{"a": |"xy"}');
     const { service, model, doc } = load(text);
     const [sel] = service.getSelectionRanges(model, [doc.positionAt(offset)]);

@@ -11,7 +11,11 @@ import { CPython, findPython, type Verdict } from '../python/cpython';
 import { MUTATIONS, mutate, rng } from '../python/mutations';
 
 const python = findPython();
-const skip = !python ? 'python3 is not installed' : python.version !== '3.11' ? `python3 is ${python.version}, the differential is against 3.11` : false;
+const skip = !python
+  ? 'python3 is not installed'
+  : python.version !== '3.11'
+    ? `python3 is ${python.version}, the differential is against 3.11`
+    : false;
 
 /** Test suites, test data and bad-syntax fixtures are not modules of the library. */
 const EXCLUDED_DIRS = new Set(['site-packages', '__pycache__', 'test', 'tests', 'idle_test']);
@@ -42,7 +46,7 @@ function firstSyntax(src: string): { line: number; message: string } | undefined
 
 describe('python-syntax agrees with CPython 3.11', { skip }, () => {
   let cpython: CPython;
-  let sources: { file: string; src: string }[] = [];
+  const sources: { file: string; src: string }[] = [];
   before(() => {
     cpython = new CPython(python!.exe);
     for (const file of modules(python!.stdlib)) {
@@ -96,11 +100,18 @@ describe('python-syntax agrees with CPython 3.11', { skip }, () => {
       s.rejected++;
       const near = ours && (v.line == null || Math.abs(ours.line - v.line) <= 1);
       if (near) s.near++;
-      else failures.push(`${c.kind} ${c.file}:${c.line}: CPython line ${v.line} (${v.msg}), we ${ours ? `line ${ours.line} (${ours.message})` : 'report nothing'}`);
+      else
+        failures.push(
+          `${c.kind} ${c.file}:${c.line}: CPython line ${v.line} (${v.msg}), we ${ours ? `line ${ours.line} (${ours.message})` : 'report nothing'}`,
+        );
     }
     const total = Object.values(stats).reduce((n, s) => n + s.rejected, 0);
     assert.ok(total > 1000, `only ${total} rejected mutations`);
     for (const kind of Object.keys(MUTATIONS)) assert.ok(stats[kind]?.rejected, `mutation ${kind} never applied`);
-    assert.deepEqual(failures, [], `${failures.length} of ${cases.length} mutations disagree:\n${failures.slice(0, 40).join('\n')}\n${JSON.stringify(stats)}`);
+    assert.deepEqual(
+      failures,
+      [],
+      `${failures.length} of ${cases.length} mutations disagree:\n${failures.slice(0, 40).join('\n')}\n${JSON.stringify(stats)}`,
+    );
   });
 });

@@ -36,7 +36,10 @@ describe('execute contract', () => {
   });
 
   it('does not report missing-execute over a syntax error', () => {
-    assert.deepEqual(analyzePython('def execute(variables)\n    return ""\n').problems.map((p) => p.code), ['python-syntax']);
+    assert.deepEqual(
+      analyzePython('def execute(variables)\n    return ""\n').problems.map((p) => p.code),
+      ['python-syntax'],
+    );
   });
 
   for (const [sig, why] of [
@@ -68,7 +71,9 @@ describe('execute contract', () => {
   });
 
   it('flags a redefinition at the second name', () => {
-    assert.deepEqual(codes('def execute(variables):\n    return ""\n\ndef execute(variables):\n    return "x"\n'), ['execute-redefined "execute"']);
+    assert.deepEqual(codes('def execute(variables):\n    return ""\n\ndef execute(variables):\n    return "x"\n'), [
+      'execute-redefined "execute"',
+    ]);
     const src = 'def execute(variables):\n    return ""\ndef execute(variables):\n    return ""\n';
     const p = analyzePython(src).problems[0];
     assert.equal(p.start, src.lastIndexOf('execute'));
@@ -112,14 +117,21 @@ describe('execute contract', () => {
   });
 
   it('ignores returns of nested functions and lambdas', () => {
-    const src = 'def execute(variables):\n    def helper():\n        return 1\n    f = lambda: None\n    return str(helper())\n';
+    const src =
+      'def execute(variables):\n    def helper():\n        return 1\n    f = lambda: None\n    return str(helper())\n';
     assert.deepEqual(codes(src), []);
   });
 
   it('flags falling off the end, at the name', () => {
-    assert.deepEqual(codes('def execute(variables):\n    print(variables)\n'), ['execute-returns-non-string "execute"']);
-    assert.deepEqual(codes('def execute(variables):\n    if variables:\n        return "a"\n'), ['execute-returns-non-string "execute"']);
-    assert.deepEqual(codes('def execute(variables):\n    for x in variables:\n        return "a"\n'), ['execute-returns-non-string "execute"']);
+    assert.deepEqual(codes('def execute(variables):\n    print(variables)\n'), [
+      'execute-returns-non-string "execute"',
+    ]);
+    assert.deepEqual(codes('def execute(variables):\n    if variables:\n        return "a"\n'), [
+      'execute-returns-non-string "execute"',
+    ]);
+    assert.deepEqual(codes('def execute(variables):\n    for x in variables:\n        return "a"\n'), [
+      'execute-returns-non-string "execute"',
+    ]);
   });
 
   it('knows the statements that end every path', () => {
@@ -138,7 +150,9 @@ describe('execute contract', () => {
     ]) {
       assert.deepEqual(codes(`def execute(variables):\n${body}`), [], body);
     }
-    assert.deepEqual(codes('def execute(variables):\n    while True:\n        break\n'), ['execute-returns-non-string "execute"']);
+    assert.deepEqual(codes('def execute(variables):\n    while True:\n        break\n'), [
+      'execute-returns-non-string "execute"',
+    ]);
   });
 
   it('flags a generator execute', () => {
@@ -146,7 +160,8 @@ describe('execute contract', () => {
   });
 
   it('lists top-level functions and classes for the outline', () => {
-    const src = '@dec\ndef a():\n    def inner():\n        pass\n\nclass B:\n    def m(self):\n        pass\n\nasync def c():\n    pass\n\ndef execute(variables):\n    return ""\n';
+    const src =
+      '@dec\ndef a():\n    def inner():\n        pass\n\nclass B:\n    def m(self):\n        pass\n\nasync def c():\n    pass\n\ndef execute(variables):\n    return ""\n';
     const f = analyzePython(src).functions;
     assert.deepEqual(
       f.map((x) => [x.name, x.kind, x.async, src.slice(x.nameStart, x.nameEnd), src.slice(x.start, x.start + 4)]),

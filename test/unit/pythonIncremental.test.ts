@@ -104,7 +104,14 @@ describe('PythonDocument', () => {
     const doc = new PythonDocument();
     let src = largeToolCode(300);
     doc.update(src);
-    const lines = ['x = 1\n', 'def g(a):\n    return a\n', '# comment\n', '\n', 'import yaml\n', 'k = variables["z"]\n'];
+    const lines = [
+      'x = 1\n',
+      'def g(a):\n    return a\n',
+      '# comment\n',
+      '\n',
+      'import yaml\n',
+      'k = variables["z"]\n',
+    ];
     for (let step = 0; step < 150; step++) {
       const kind = rand();
       if (kind < 0.5) {
@@ -113,7 +120,11 @@ describe('PythonDocument', () => {
         const w = m[Math.floor(rand() * m.length)];
         const at = w.index! + 1 + Math.floor(rand() * (w[0].length - 2));
         src = rand() < 0.5 ? src.slice(0, at) + 'q' + src.slice(at) : src.slice(0, at) + src.slice(at + 1);
-        if (/^(def|class|if|for|in|return|import|from|and|or|not|is|else|while|with|as|try|except|lambda|yield|pass|None|True|False|async|await|del|global|nonlocal|assert|break|continue|raise|finally|elif)$/.test(src.slice(w.index!, w.index! + w[0].length + 1).match(/^\w+/)![0])) {
+        if (
+          /^(def|class|if|for|in|return|import|from|and|or|not|is|else|while|with|as|try|except|lambda|yield|pass|None|True|False|async|await|del|global|nonlocal|assert|break|continue|raise|finally|elif)$/.test(
+            src.slice(w.index!, w.index! + w[0].length + 1).match(/^\w+/)![0],
+          )
+        ) {
           src = src.slice(0, at) + 'z' + src.slice(at);
         }
       } else {
@@ -130,14 +141,69 @@ describe('PythonDocument', () => {
 
   it('never crashes or hangs on fuzzed input', () => {
     const rand = rng(7);
-    const alphabet = ['a', 'x', '1', '0', '_', ' ', '    ', '\t', '\n', '\r\n', '(', ')', '[', ']', '{', '}', ':', ',', '.', '=', '*', '**', '"', "'", '"""', '#', '\\', '@', 'def ', 'class ', 'if ', 'else', 'return ', 'yield', 'await ', 'async ', 'lambda', 'for ', ' in ', 'f"', 'b"', 'r"', '{x}', 'é', '😀', '\u0000', '\ufeff', '$', 'import ', 'from ', 'variables', '["k"]', '.get('];
+    const alphabet = [
+      'a',
+      'x',
+      '1',
+      '0',
+      '_',
+      ' ',
+      '    ',
+      '\t',
+      '\n',
+      '\r\n',
+      '(',
+      ')',
+      '[',
+      ']',
+      '{',
+      '}',
+      ':',
+      ',',
+      '.',
+      '=',
+      '*',
+      '**',
+      '"',
+      "'",
+      '"""',
+      '#',
+      '\\',
+      '@',
+      'def ',
+      'class ',
+      'if ',
+      'else',
+      'return ',
+      'yield',
+      'await ',
+      'async ',
+      'lambda',
+      'for ',
+      ' in ',
+      'f"',
+      'b"',
+      'r"',
+      '{x}',
+      'é',
+      '😀',
+      '\u0000',
+      '\ufeff',
+      '$',
+      'import ',
+      'from ',
+      'variables',
+      '["k"]',
+      '.get(',
+    ];
     const doc = new PythonDocument();
     for (let i = 0; i < 600; i++) {
       let s = '';
       const n = Math.floor(rand() * 80);
       for (let k = 0; k < n; k++) s += alphabet[Math.floor(rand() * alphabet.length)];
       const f = doc.update(s);
-      for (const p of f.problems) assert.ok(p.start >= 0 && p.end >= p.start && p.end <= s.length, JSON.stringify({ s, p }));
+      for (const p of f.problems)
+        assert.ok(p.start >= 0 && p.end >= p.start && p.end <= s.length, JSON.stringify({ s, p }));
       for (const k of f.keys) assert.equal(s.slice(k.start, k.end), k.name);
     }
   });

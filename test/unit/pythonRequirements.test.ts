@@ -26,14 +26,18 @@ describe('PEP 508 parsing', () => {
     ['pywin32; sys_platform == "win32"', { name: 'pywin32', marker: 'sys_platform == "win32"' }],
     ['foo>=1; python_version >= "3.8" and (os_name == \'nt\' or extra == "x")', { name: 'foo', specifier: '>=1' }],
     ['mypkg @ https://example.com/mypkg-1.0.tar.gz', { name: 'mypkg', url: 'https://example.com/mypkg-1.0.tar.gz' }],
-    ['mypkg @ git+https://github.com/o/r.git@v1 ; python_version > "3"', { name: 'mypkg', url: 'git+https://github.com/o/r.git@v1' }],
+    [
+      'mypkg @ git+https://github.com/o/r.git@v1 ; python_version > "3"',
+      { name: 'mypkg', url: 'git+https://github.com/o/r.git@v1' },
+    ],
     ['torch==2.1.0+cpu', { name: 'torch', specifier: '==2.1.0+cpu' }],
     ['pkg>=1.0.post1,<2.0.dev0', { name: 'pkg' }],
     ['zope.interface>=5', { name: 'zope.interface' }],
   ] as const) {
     it(`parses ${line}`, () => {
       const r = parseRequirement(line);
-      for (const [k, v] of Object.entries(expected)) assert.deepEqual((r as unknown as Record<string, unknown>)[k], v, k);
+      for (const [k, v] of Object.entries(expected))
+        assert.deepEqual((r as unknown as Record<string, unknown>)[k], v, k);
     });
   }
 
@@ -66,7 +70,10 @@ describe('PEP 508 parsing', () => {
   it('skips blank lines and comments, and reports pip options and continuations', () => {
     const text = '# tools\n\nrequests  # http\n-r other.txt\n--index-url https://x/simple\nnumpy \\\n';
     const { requirements, problems } = parseRequirements(text);
-    assert.deepEqual(requirements.map((r) => [r.name, r.line]), [['requests', 3]]);
+    assert.deepEqual(
+      requirements.map((r) => [r.name, r.line]),
+      [['requests', 3]],
+    );
     assert.deepEqual(
       problems.map((p) => [p.code, text.slice(p.start, p.end)]),
       [
@@ -87,18 +94,76 @@ describe('PEP 508 parsing', () => {
 
 describe('standard library and distributions', () => {
   it('knows standard-library modules of 3.8–3.13', () => {
-    for (const m of ['os', 'os.path', 'json', 'asyncio', 'tomllib', 'zoneinfo', 'distutils.core', 'imp', 'asyncore', 'cgi', 'telnetlib', 'binhex', 'formatter', '__future__', 'lib2to3', 'xml.etree.ElementTree']) {
+    for (const m of [
+      'os',
+      'os.path',
+      'json',
+      'asyncio',
+      'tomllib',
+      'zoneinfo',
+      'distutils.core',
+      'imp',
+      'asyncore',
+      'cgi',
+      'telnetlib',
+      'binhex',
+      'formatter',
+      '__future__',
+      'lib2to3',
+      'xml.etree.ElementTree',
+    ]) {
       assert.ok(isStdlib(m), m);
     }
-    for (const m of ['requests', 'yaml', 'numpy', 'typing_extensions', 'dataclasses_json', 'six']) assert.ok(!isStdlib(m), m);
+    for (const m of ['requests', 'yaml', 'numpy', 'typing_extensions', 'dataclasses_json', 'six'])
+      assert.ok(!isStdlib(m), m);
   });
 
   it('maps import names to distributions', () => {
     assert.deepEqual(
-      ['yaml', 'PIL.Image', 'sklearn.linear_model', 'bs4', 'cv2', 'dateutil.parser', 'dotenv', 'jwt', 'magic', 'docx', 'pptx', 'Crypto.Cipher', 'OpenSSL', 'serial', 'usb.core', 'google.protobuf.message', 'attr', 'google.cloud.storage', 'azure.identity', 'requests'].map(
-        (m) => distributionsFor(m)[0],
-      ),
-      ['PyYAML', 'Pillow', 'scikit-learn', 'beautifulsoup4', 'opencv-python', 'python-dateutil', 'python-dotenv', 'PyJWT', 'python-magic', 'python-docx', 'python-pptx', 'pycryptodome', 'pyOpenSSL', 'pyserial', 'pyusb', 'protobuf', 'attrs', 'google-cloud-storage', 'azure-identity', 'requests'],
+      [
+        'yaml',
+        'PIL.Image',
+        'sklearn.linear_model',
+        'bs4',
+        'cv2',
+        'dateutil.parser',
+        'dotenv',
+        'jwt',
+        'magic',
+        'docx',
+        'pptx',
+        'Crypto.Cipher',
+        'OpenSSL',
+        'serial',
+        'usb.core',
+        'google.protobuf.message',
+        'attr',
+        'google.cloud.storage',
+        'azure.identity',
+        'requests',
+      ].map((m) => distributionsFor(m)[0]),
+      [
+        'PyYAML',
+        'Pillow',
+        'scikit-learn',
+        'beautifulsoup4',
+        'opencv-python',
+        'python-dateutil',
+        'python-dotenv',
+        'PyJWT',
+        'python-magic',
+        'python-docx',
+        'python-pptx',
+        'pycryptodome',
+        'pyOpenSSL',
+        'pyserial',
+        'pyusb',
+        'protobuf',
+        'attrs',
+        'google-cloud-storage',
+        'azure-identity',
+        'requests',
+      ],
     );
   });
 
@@ -141,7 +206,10 @@ describe('checkRequirements', () => {
 
   it('treats an absent requirements field as empty', () => {
     const p = checkRequirements(undefined, imports).filter((x) => x.code === 'missing-requirement');
-    assert.deepEqual(p.map((x) => (x.data as { distribution: string }).distribution), ['PyYAML', 'Pillow', 'requests', 'scikit-learn']);
+    assert.deepEqual(
+      p.map((x) => (x.data as { distribution: string }).distribution),
+      ['PyYAML', 'Pillow', 'requests', 'scikit-learn'],
+    );
   });
 
   it('reports unused and duplicate requirements (names normalised)', () => {
@@ -157,7 +225,10 @@ describe('checkRequirements', () => {
   });
 
   it('does not call requirements with different markers duplicates', () => {
-    const p = checkRequirements('numpy<2; python_version < "3.9"\nnumpy>=2; python_version >= "3.9"\n', analyzePython('import numpy\n').imports);
+    const p = checkRequirements(
+      'numpy<2; python_version < "3.9"\nnumpy>=2; python_version >= "3.9"\n',
+      analyzePython('import numpy\n').imports,
+    );
     assert.deepEqual(p, []);
   });
 

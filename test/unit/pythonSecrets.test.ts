@@ -19,7 +19,10 @@ const FLAGGED: [string, string][] = [
   [`g = "${j('AI', 'za', R, 'Ab1')}"`, 'Google'],
   [`stripe.api_key = "${j('sk', '_live_', R)}"`, 'Stripe'],
   [`pem = """${j('-----BEGIN ', 'RSA PRIVATE KEY-----')}\nMIIEow...\n-----END RSA PRIVATE KEY-----"""`, 'private key'],
-  [`t = "${j('eyJ', 'hbGciOiJIUzI1NiJ9', '.', 'eyJ', 'zdWIiOiIxMjM0NTY3ODkwIn0', '.', 'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U')}"`, 'JSON Web Token'],
+  [
+    `t = "${j('eyJ', 'hbGciOiJIUzI1NiJ9', '.', 'eyJ', 'zdWIiOiIxMjM0NTY3ODkwIn0', '.', 'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U')}"`,
+    'JSON Web Token',
+  ],
   [`api_key = "${R}"`, 'api_key'],
   [`API_TOKEN = "${R.slice(0, 24)}"`, 'API_TOKEN'],
   [`password = "Tr0ub4dor&3x!"`, 'password'],

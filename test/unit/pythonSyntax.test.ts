@@ -2,7 +2,12 @@
 // error-tolerant grammar or a naive checker gets wrong. The differential test covers the breadth.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { analyzePython, firstCPythonError, PythonDocument, type PyProblem } from '../../server/src/service/python/index';
+import {
+  analyzePython,
+  firstCPythonError,
+  PythonDocument,
+  type PyProblem,
+} from '../../server/src/service/python/index';
 import { lex } from '../../server/src/service/python/lexer';
 
 const EXEC = '\ndef execute(variables):\n    return ""\n';
@@ -91,7 +96,11 @@ const INVALID: [string, number, string][] = [
   ['x: int = 1\nglobal x\n', 2, "annotated name 'x' can't be global"],
   ['class C:\n    pass\nglobal C\n', 3, "name 'C' is assigned to before global declaration"],
   ['x = 1; global x\n', 1, "name 'x' is assigned to before global declaration"],
-  ['counter = 0\ndef f():\n    counter += 1\n    global counter\n', 4, "name 'counter' is assigned to before global declaration"],
+  [
+    'counter = 0\ndef f():\n    counter += 1\n    global counter\n',
+    4,
+    "name 'counter' is assigned to before global declaration",
+  ],
   ['def f():\n    print(x)\n    global x\n', 3, "name 'x' is used prior to global declaration"],
   ['def f():\n    x.y = 1\n    global x\n', 3, "name 'x' is used prior to global declaration"],
   ['def f():\n    print(f"{x}")\n    global x\n', 3, "name 'x' is used prior to global declaration"],
@@ -103,11 +112,23 @@ const INVALID: [string, number, string][] = [
   ['def f():\n    for x in y:\n        pass\n    global x\n', 4, "name 'x' is assigned to before global declaration"],
   ['def f():\n    del x\n    global x\n', 3, "name 'x' is assigned to before global declaration"],
   ['def f():\n    with a as x:\n        pass\n    global x\n', 4, "name 'x' is assigned to before global declaration"],
-  ['def f():\n    try:\n        pass\n    except E as x:\n        pass\n    global x\n', 6, "name 'x' is assigned to before global declaration"],
-  ['def f():\n    match y:\n        case [1, *x]:\n            pass\n    global x\n', 5, "name 'x' is assigned to before global declaration"],
+  [
+    'def f():\n    try:\n        pass\n    except E as x:\n        pass\n    global x\n',
+    6,
+    "name 'x' is assigned to before global declaration",
+  ],
+  [
+    'def f():\n    match y:\n        case [1, *x]:\n            pass\n    global x\n',
+    5,
+    "name 'x' is assigned to before global declaration",
+  ],
   ['def f():\n    [(x := 1) for i in y]\n    global x\n', 3, "name 'x' is assigned to before global declaration"],
   ['def f():\n    def x():\n        pass\n    global x\n', 4, "name 'x' is assigned to before global declaration"],
-  ['def g():\n    x = 1\n    def f():\n        x = 2\n        nonlocal x\n', 5, "name 'x' is assigned to before nonlocal declaration"],
+  [
+    'def g():\n    x = 1\n    def f():\n        x = 2\n        nonlocal x\n',
+    5,
+    "name 'x' is assigned to before nonlocal declaration",
+  ],
   ['def f():\n    nonlocal x\n', 2, "no binding for nonlocal 'x' found"],
   ['class C:\n    x = 1\n    def f(self):\n        nonlocal x\n', 4, "no binding for nonlocal 'x' found"],
   ['def g():\n    global x\n    def f():\n        nonlocal x\n', 4, "no binding for nonlocal 'x' found"],
@@ -123,7 +144,11 @@ const INVALID: [string, number, string][] = [
   ['x = f"{x["a"]}"\n', 1, ''], // valid only from Python 3.12
   ["x = '\\x4'\n", 1, 'truncated \\xXX escape'],
   ['try:\n    pass\nexcept:\n    pass\nexcept ValueError:\n    pass\n', 3, "default 'except:' must be last"],
-  ['import os\nfrom __future__ import annotations\n', 2, 'from __future__ imports must occur at the beginning of the file'],
+  [
+    'import os\nfrom __future__ import annotations\n',
+    2,
+    'from __future__ imports must occur at the beginning of the file',
+  ],
   ['from __future__ import braces\n', 1, 'not a chance'],
   ['from __future__ import nope\n', 1, 'future feature nope is not defined'],
   ['type X = int\n', 1, 'Python 3.12'],
@@ -152,7 +177,7 @@ const VALID = [
   'print >> sys.stderr, "message"\n',
   '@(lambda f: f)\ndef g():\n    pass\n',
   'x = f"{a!r:>{width}}" f\'{b=}\' f"{c:{d}.{e}}"\n',
-  "x = f'{x[\"a\"]}'\n",
+  'x = f\'{x["a"]}\'\n',
   'async def f():\n    async with a as b:\n        await c\n    return [x async for x in y]\n',
   'def f():\n    return (i * 2 for i in range(3) if await g(i))\n',
   'try:\n    pass\nexcept* ValueError as e:\n    pass\n',
@@ -194,7 +219,10 @@ describe('python-syntax', () => {
   }
   for (const src of VALID) {
     it(`accepts ${JSON.stringify(src.length > 50 ? src.slice(0, 50) + '…' : src)}`, () => {
-      assert.deepEqual(syntaxAll(src + EXEC).map((p) => `${lineOf(src, p.start)}: ${p.message}`), []);
+      assert.deepEqual(
+        syntaxAll(src + EXEC).map((p) => `${lineOf(src, p.start)}: ${p.message}`),
+        [],
+      );
     });
   }
 

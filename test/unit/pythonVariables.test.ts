@@ -76,7 +76,9 @@ describe('variables keys', () => {
   });
 
   it('checks keys against declared variables with did-you-mean candidates', () => {
-    const facts = analyzePython('def execute(variables):\n    return variables["nmae"] + variables.get("topic") + variables["zzz"]\n');
+    const facts = analyzePython(
+      'def execute(variables):\n    return variables["nmae"] + variables.get("topic") + variables["zzz"]\n',
+    );
     const p = checkVariableKeys(facts, ['name', 'topic', 'language']);
     assert.deepEqual(
       p.map((x) => [x.code, x.data]),

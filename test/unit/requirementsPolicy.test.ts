@@ -11,9 +11,15 @@ const TABLE: [string, RegExp | 'ok'][] = [
   ['requests[socks]>=2.31,<3 ; python_version >= "3.8"', 'ok'],
   ['numpy==1.26.*', 'ok'],
   ['PyYAML', 'ok'],
-  ['evil @ https://example.com/evil-1.0.tar.gz', /installs from a URL, which the service does not do: name the package from the package index, e\.g\. `evil>=1\.0`/],
+  [
+    'evil @ https://example.com/evil-1.0.tar.gz',
+    /installs from a URL, which the service does not do: name the package from the package index, e\.g\. `evil>=1\.0`/,
+  ],
   ['evil @ file:///tmp/evil', /installs from a URL/],
-  ['https://example.com/evil-1.0-py3-none-any.whl', /is a URL: the service installs packages by name from the package index/],
+  [
+    'https://example.com/evil-1.0-py3-none-any.whl',
+    /is a URL: the service installs packages by name from the package index/,
+  ],
   ['git+https://example.com/evil.git', /is a URL/],
   ['./local/pkg', /is a path: the service installs packages by name/],
   ['/abs/pkg.whl', /is a path/],
@@ -42,7 +48,10 @@ describe('the requirements policy, shared by check and run', () => {
       const [problem] = parsed.problems;
       assert.equal(problem.code, 'invalid-requirement');
       assert.match(problem.message, expected);
-      assert.ok(problem.start >= 0 && problem.end <= line.length && problem.end > problem.start, JSON.stringify(problem));
+      assert.ok(
+        problem.start >= 0 && problem.end <= line.length && problem.end > problem.start,
+        JSON.stringify(problem),
+      );
       assert.deepEqual(normalised.lines, []);
       assert.deepEqual(normalised.problems, [`line 1: ${line.trim()}: ${problem.message}`]);
     });

@@ -12,7 +12,10 @@ function decode(text: string): [string, number][] {
   for (let i = 0; i < data.length; i += 5) {
     line += data[i];
     ch = data[i] === 0 ? ch + data[i + 1] : data[i + 1];
-    out.push([doc.getText({ start: { line, character: ch }, end: { line, character: ch + data[i + 2] } }), data[i + 4]]);
+    out.push([
+      doc.getText({ start: { line, character: ch }, end: { line, character: ch + data[i + 2] } }),
+      data[i + 4],
+    ]);
   }
   return out;
 }

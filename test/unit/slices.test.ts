@@ -33,7 +33,11 @@ describe('runInSlices', () => {
     const first = log.indexOf('f');
     const last = log.lastIndexOf('f');
     assert.ok(first > 0, 'the background run started first');
-    assert.deepEqual(log.slice(first, last + 1).filter((t) => t === 'b'), [], 'no background step between the first and last foreground step');
+    assert.deepEqual(
+      log.slice(first, last + 1).filter((t) => t === 'b'),
+      [],
+      'no background step between the first and last foreground step',
+    );
     assert.equal(log.filter((t) => t === 'b').length, 6 * SLICE_MS, 'then the background run finished');
   });
 

@@ -35,8 +35,13 @@ describe('scanPlaceholders', () => {
   });
 
   it('agrees with the plain definition on random brace soup', () => {
-    const soup = fc.array(fc.constantFrom('{', '}', '{{', '}}', 'a', ' ', 'name'), { maxLength: 40 }).map((parts) => parts.join(''));
-    fc.assert(fc.property(soup, (t) => assert.deepEqual(scanPlaceholders(t), reference(t))), { seed: 7, numRuns: 5000 });
+    const soup = fc
+      .array(fc.constantFrom('{', '}', '{{', '}}', 'a', ' ', 'name'), { maxLength: 40 })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(soup, (t) => assert.deepEqual(scanPlaceholders(t), reference(t))),
+      { seed: 7, numRuns: 5000 },
+    );
   });
 
   it('scans thousands of unclosed `{{` in linear time', () => {

@@ -12,7 +12,14 @@ import { generateFixtures } from '../bench/fixtures';
 
 function strip(n: JsonNode | undefined): unknown {
   if (!n) return undefined;
-  return { type: n.type, offset: n.offset, length: n.length, value: n.type === 'object' || n.type === 'array' || n.type === 'property' ? undefined : n.value, colon: n.colonOffset, children: n.children?.map(strip) };
+  return {
+    type: n.type,
+    offset: n.offset,
+    length: n.length,
+    value: n.type === 'object' || n.type === 'array' || n.type === 'property' ? undefined : n.value,
+    colon: n.colonOffset,
+    children: n.children?.map(strip),
+  };
 }
 
 /** Every field, parent links included (as the path from the root), so two trees compare exactly. */
@@ -36,9 +43,24 @@ function jsonFiles(dir: string): string[] {
 describe('parseJson', () => {
   it('builds the same tree as jsonc-parser on valid documents (fast path)', () => {
     const docs = [
-      '{}', '[]', '"x"', '1', 'true', 'null', '{"a":[1,2,{"b":null}],"c":"\\u00e9\\"","d":-1.5e3}',
+      '{}',
+      '[]',
+      '"x"',
+      '1',
+      'true',
+      'null',
+      '{"a":[1,2,{"b":null}],"c":"\\u00e9\\"","d":-1.5e3}',
       ' { "a" : { } , "b" : [ [ ] , [ 1 ] ] } ',
-      ...jsonFiles('examples').map((f) => readFileSync(f, 'utf8')).filter((t) => { try { JSON.parse(t); return true; } catch { return false; } }),
+      ...jsonFiles('examples')
+        .map((f) => readFileSync(f, 'utf8'))
+        .filter((t) => {
+          try {
+            JSON.parse(t);
+            return true;
+          } catch {
+            return false;
+          }
+        }),
     ];
     for (const text of docs) {
       const ours = parseJson(text);
@@ -51,7 +73,10 @@ describe('parseJson', () => {
   it('gives each duplicate key its own value (JSON.parse keeps only the last)', () => {
     const text = '{"a": "first", "b": {"c": [1, "x"]}, "a": "last", "b": 2}';
     const root = parseJson(text).root!;
-    assert.deepEqual(root.children!.map((p) => p.children![1].value ?? p.children![1].type), ['first', 'object', 'last', 2]);
+    assert.deepEqual(
+      root.children!.map((p) => p.children![1].value ?? p.children![1].type),
+      ['first', 'object', 'last', 2],
+    );
     assert.equal(nodeAtPath(root, ['a'])!.value, 'last');
     assert.equal(root.children![1].children![1].children![0].children![1].children![1].value, 'x');
   });
@@ -90,7 +115,9 @@ describe('parseJson', () => {
   it('places the nodes of the tree made from the value exactly where the strict parser does', () => {
     const texts = [
       ...jsonFiles('examples').map((f) => readFileSync(f, 'utf8')),
-      ...generateFixtures().filter((f) => f.size !== 'huge').map((f) => f.text),
+      ...generateFixtures()
+        .filter((f) => f.size !== 'huge')
+        .map((f) => f.text),
       '\ufeff {"a" :\t[ 1 ,-2.5e+3, true,false ,null, {} ,[ ] ], "b":{"c":"d\\"\\\\\\u00e9\\/"} }\r\n',
       '{"__proto__": {"x": [0]}, "k": "v:", "e": ""}',
     ];
@@ -99,14 +126,18 @@ describe('parseJson', () => {
       const root = byValue(text);
       if (!root) continue;
       fast++;
-      assert.deepEqual(full(root), full(parseStrict(text, text.charCodeAt(0) === 0xfeff ? 1 : 0)!.root), text.slice(0, 60));
+      assert.deepEqual(
+        full(root),
+        full(parseStrict(text, text.charCodeAt(0) === 0xfeff ? 1 : 0)!.root),
+        text.slice(0, 60),
+      );
     }
     assert.ok(fast >= texts.length - 4, `only ${fast} of ${texts.length} texts took the fast path`);
     // Random values, written compactly, indented, or with whitespace around every token.
     const spaced = (t: string) => t.replace(/([{}[\],:])(?=(?:[^"\\]|\\.|"(?:[^"\\]|\\.)*")*$)/g, ' $1\n\t');
-    const written = fc.tuple(fc.jsonValue({ maxDepth: 6 }), fc.constantFrom(0, 2, '\t', 'spaced')).map(([v, style]) =>
-      style === 'spaced' ? spaced(JSON.stringify(v)) : JSON.stringify(v, null, style),
-    );
+    const written = fc
+      .tuple(fc.jsonValue({ maxDepth: 6 }), fc.constantFrom(0, 2, '\t', 'spaced'))
+      .map(([v, style]) => (style === 'spaced' ? spaced(JSON.stringify(v)) : JSON.stringify(v, null, style)));
     fc.assert(
       fc.property(written, (text) => {
         const root = byValue(text);
@@ -117,12 +148,21 @@ describe('parseJson', () => {
   });
 
   it('leaves texts that may repeat a key, or list keys out of text order, to the strict parser', () => {
-    for (const text of ['{"a": 1, "a": 2}', '{"a": {"b": 1, "b": 2}}', '{"b": 1, "1": 2}', '{"a": ": not a key"}', '{"a": " :x"}']) {
+    for (const text of [
+      '{"a": 1, "a": 2}',
+      '{"a": {"b": 1, "b": 2}}',
+      '{"b": 1, "1": 2}',
+      '{"a": ": not a key"}',
+      '{"a": " :x"}',
+    ]) {
       assert.equal(byValue(text), undefined, text);
       const r = parseJson(text);
       assert.deepEqual(full(r.root!), full(parseStrict(text, 0)!.root), text);
     }
-    assert.deepEqual(parseJson('{"a": 1, "a": 2}').duplicateKeys.map((k) => k.offset), [9]);
+    assert.deepEqual(
+      parseJson('{"a": 1, "a": 2}').duplicateKeys.map((k) => k.offset),
+      [9],
+    );
     assert.equal(byValue('['.repeat(2000) + ']'.repeat(2000)), undefined); // deeper than the fast path recurses
     assert.equal(parseByValue('{"a": 1,}', 0), 'invalid');
   });

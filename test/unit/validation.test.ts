@@ -7,7 +7,11 @@ import { PNG_256, PNG_64 } from './images';
 /** The one problem with `code`, asserting there is exactly one. */
 function only(text: string, code: string, opts: Parameters<typeof problems>[1] = {}) {
   const found = problems(text, opts).filter((p) => p.code === code);
-  assert.equal(found.length, 1, `expected one ${code}, got ${JSON.stringify(problems(text, opts).map((p) => [p.code, p.text]))}`);
+  assert.equal(
+    found.length,
+    1,
+    `expected one ${code}, got ${JSON.stringify(problems(text, opts).map((p) => [p.code, p.text]))}`,
+  );
   return found[0];
 }
 
@@ -36,10 +40,16 @@ describe('JSON and shape', () => {
   });
 
   it('duplicate-key: on the repeated key', () => {
-    const text = smartTool().replace('"description": "Greets.",', '"description": "Greets.",\n    "description": "Again",');
+    const text = smartTool().replace(
+      '"description": "Greets.",',
+      '"description": "Greets.",\n    "description": "Again",',
+    );
     const p = only(text, 'duplicate-key');
     assert.equal(p.text, '"description"');
-    assert.equal(p.diagnostic.range.start.line, text.split('\n').findIndex((l) => l.includes('"Again"')));
+    assert.equal(
+      p.diagnostic.range.start.line,
+      text.split('\n').findIndex((l) => l.includes('"Again"')),
+    );
   });
 
   it('root-not-object: for a definition wrapped in an array', () => {
@@ -63,7 +73,10 @@ describe('JSON and shape', () => {
     delete llm.metadata.creator;
     delete llm.version;
     const found = problems(JSON.stringify(llm)).filter((x) => x.code === 'missing-field');
-    assert.deepEqual(found.map((f) => [f.text, /`(\w+)`/.exec(f.message)![1]]).sort(), [['"metadata"', 'creator'], ['{', 'version']]);
+    assert.deepEqual(found.map((f) => [f.text, /`(\w+)`/.exec(f.message)![1]]).sort(), [
+      ['"metadata"', 'creator'],
+      ['{', 'version'],
+    ]);
   });
 
   it('missing-recommended-field: warnings per kind', () => {
@@ -101,7 +114,11 @@ describe('JSON and shape', () => {
   it('misplaced-field: a known field at the wrong level, with the move in the data', () => {
     const p = only(llmTool({ metadata: { temperature: 0.5 } }), 'misplaced-field');
     assert.equal(p.text, '"temperature"');
-    assert.deepEqual(p.diagnostic.data, { fix: 'move-field', from: ['metadata', 'temperature'], to: ['metadata', 'parameters'] });
+    assert.deepEqual(p.diagnostic.data, {
+      fix: 'move-field',
+      from: ['metadata', 'temperature'],
+      to: ['metadata', 'parameters'],
+    });
     const q = only(smartTool({ root: { tool_code: 'x' } }), 'misplaced-field');
     assert.deepEqual(q.diagnostic.data, { fix: 'move-field', from: ['tool_code'], to: ['metadata'] });
   });
@@ -123,7 +140,10 @@ describe('variables and templates', () => {
   });
 
   it('unknown-placeholder: placeholders are case-sensitive and spaces are part of names', () => {
-    assert.equal(only(llmTool({ prompt: '{{Text}} {{text}} {{target language}}' }), 'unknown-placeholder').text, '{{Text}}');
+    assert.equal(
+      only(llmTool({ prompt: '{{Text}} {{text}} {{target language}}' }), 'unknown-placeholder').text,
+      '{{Text}}',
+    );
     assert.deepEqual(codes(llmTool({ prompt: '{{text}} {{target language}}' })), []);
   });
 
@@ -146,7 +166,13 @@ describe('variables and templates', () => {
     assert.equal(empty.text, '{{ }}');
     // a `{{` followed by another `{{` before any `}}` is unclosed; the second one still counts
     const p = problems(llmTool({ prompt: '{{text {{target language}}' }));
-    assert.deepEqual(p.map((x) => [x.code, x.text]), [['malformed-placeholder', '{{'], ['unused-variable', '"text"']]);
+    assert.deepEqual(
+      p.map((x) => [x.code, x.text]),
+      [
+        ['malformed-placeholder', '{{'],
+        ['unused-variable', '"text"'],
+      ],
+    );
   });
 
   it('duplicate-variable and empty-variable-name', () => {
@@ -163,29 +189,99 @@ describe('variables and templates', () => {
   });
 
   it('default-type-mismatch: multi-select needs an array, others a string; fixes in data', () => {
-    const multi = only(llmTool({ prompt: '{{m}}', variables: [{ name: 'm', type: 'multi-select', description: '', default: 'a', allowed_values: ['a', 'b'] }] }), 'default-type-mismatch');
+    const multi = only(
+      llmTool({
+        prompt: '{{m}}',
+        variables: [{ name: 'm', type: 'multi-select', description: '', default: 'a', allowed_values: ['a', 'b'] }],
+      }),
+      'default-type-mismatch',
+    );
     assert.equal(multi.text, '"a"');
     assert.deepEqual(multi.diagnostic.data, { fix: 'wrap-array' });
-    const single = only(llmTool({ prompt: '{{s}}', variables: [{ name: 's', type: 'single-select', description: '', default: ['a'], allowed_values: ['a'] }] }), 'default-type-mismatch');
+    const single = only(
+      llmTool({
+        prompt: '{{s}}',
+        variables: [{ name: 's', type: 'single-select', description: '', default: ['a'], allowed_values: ['a'] }],
+      }),
+      'default-type-mismatch',
+    );
     assert.deepEqual(single.diagnostic.data, { fix: 'unwrap-array' });
-    const smart = only(smartTool({ variables: [{ name: 'name', description: '', default: 5 }] }), 'default-type-mismatch');
+    const smart = only(
+      smartTool({ variables: [{ name: 'name', description: '', default: 5 }] }),
+      'default-type-mismatch',
+    );
     assert.equal(smart.text, '5');
     assert.ok(!codes(smartTool({ variables: [{ name: 'name', description: '', default: 5 }] })).includes('wrong-type'));
   });
 
   it('default-not-allowed: for a string default and for each element of a multi-select default', () => {
-    const single = only(llmTool({ prompt: '{{s}}', variables: [{ name: 's', type: 'single-select', description: '', default: 'Formal', allowed_values: ['formal', 'casual'] }] }), 'default-not-allowed');
+    const single = only(
+      llmTool({
+        prompt: '{{s}}',
+        variables: [
+          {
+            name: 's',
+            type: 'single-select',
+            description: '',
+            default: 'Formal',
+            allowed_values: ['formal', 'casual'],
+          },
+        ],
+      }),
+      'default-not-allowed',
+    );
     assert.equal(single.text, '"Formal"');
     assert.equal((single.diagnostic.data as { candidates: string[] }).candidates[0], 'formal');
-    const multi = problems(llmTool({ prompt: '{{m}}', variables: [{ name: 'm', type: 'multi-select', description: '', default: ['a', 'x', 'y'], allowed_values: ['a', 'b'] }] }));
-    assert.deepEqual(multi.filter((p) => p.code === 'default-not-allowed').map((p) => p.text), ['"x"', '"y"']);
+    const multi = problems(
+      llmTool({
+        prompt: '{{m}}',
+        variables: [
+          { name: 'm', type: 'multi-select', description: '', default: ['a', 'x', 'y'], allowed_values: ['a', 'b'] },
+        ],
+      }),
+    );
+    assert.deepEqual(
+      multi.filter((p) => p.code === 'default-not-allowed').map((p) => p.text),
+      ['"x"', '"y"'],
+    );
   });
 
   it('missing-allowed-values, unexpected-allowed-values, duplicate-allowed-value', () => {
-    assert.equal(only(llmTool({ prompt: '{{s}}', variables: [{ name: 's', type: 'single-select', description: '', default: '' }] }), 'missing-allowed-values').text, '"single-select"');
-    assert.equal(only(llmTool({ prompt: '{{s}}', variables: [{ name: 's', type: 'multi-select', description: '', default: [], allowed_values: [] }] }), 'missing-allowed-values').text, '"multi-select"');
-    assert.equal(only(llmTool({ prompt: '{{t}}', variables: [{ name: 't', type: 'text', description: '', default: '', allowed_values: ['a'] }] }), 'unexpected-allowed-values').text, '"allowed_values"');
-    const dup = problems(llmTool({ prompt: '{{s}}', variables: [{ name: 's', type: 'single-select', description: '', default: 'a', allowed_values: ['a', 'b', 'a'] }] })).filter((p) => p.code === 'duplicate-allowed-value');
+    assert.equal(
+      only(
+        llmTool({ prompt: '{{s}}', variables: [{ name: 's', type: 'single-select', description: '', default: '' }] }),
+        'missing-allowed-values',
+      ).text,
+      '"single-select"',
+    );
+    assert.equal(
+      only(
+        llmTool({
+          prompt: '{{s}}',
+          variables: [{ name: 's', type: 'multi-select', description: '', default: [], allowed_values: [] }],
+        }),
+        'missing-allowed-values',
+      ).text,
+      '"multi-select"',
+    );
+    assert.equal(
+      only(
+        llmTool({
+          prompt: '{{t}}',
+          variables: [{ name: 't', type: 'text', description: '', default: '', allowed_values: ['a'] }],
+        }),
+        'unexpected-allowed-values',
+      ).text,
+      '"allowed_values"',
+    );
+    const dup = problems(
+      llmTool({
+        prompt: '{{s}}',
+        variables: [
+          { name: 's', type: 'single-select', description: '', default: 'a', allowed_values: ['a', 'b', 'a'] },
+        ],
+      }),
+    ).filter((p) => p.code === 'duplicate-allowed-value');
     assert.equal(dup.length, 1);
     assert.ok(dup[0].diagnostic.range.start.character > 0);
   });
@@ -193,10 +289,20 @@ describe('variables and templates', () => {
 
 describe('output, models, metadata', () => {
   it('limited-without-values, language-without-code, smart-output-not-text', () => {
-    assert.equal(only(llmTool({ metadata: { expected_output: { type: 'limited' } } }), 'limited-without-values').text, '"limited"');
-    assert.equal(only(llmTool({ metadata: { expected_output: { type: 'text', language: 'python' } } }), 'language-without-code').text, '"language"');
+    assert.equal(
+      only(llmTool({ metadata: { expected_output: { type: 'limited' } } }), 'limited-without-values').text,
+      '"limited"',
+    );
+    assert.equal(
+      only(llmTool({ metadata: { expected_output: { type: 'text', language: 'python' } } }), 'language-without-code')
+        .text,
+      '"language"',
+    );
     assert.deepEqual(codes(llmTool({ metadata: { expected_output: { type: 'code', language: 'python' } } })), []);
-    assert.equal(only(smartTool({ metadata: { expected_output: { type: 'code' } } }), 'smart-output-not-text').text, '"code"');
+    assert.equal(
+      only(smartTool({ metadata: { expected_output: { type: 'code' } } }), 'smart-output-not-text').text,
+      '"code"',
+    );
   });
 
   it('model-version-string, model-version-empty, unknown-model', () => {
@@ -206,7 +312,10 @@ describe('output, models, metadata', () => {
     const u = only(llmTool({ metadata: { model_version: ['gpt-4', 'gpt-4o'] } }), 'unknown-model');
     assert.equal(u.text, '"gpt-4o"');
     assert.equal(u.diagnostic.severity, 3);
-    assert.deepEqual(codes(llmTool({ metadata: { model_version: ['gpt-4o'] } }), { settings: { knownModels: ['gpt-4o'], rules: {} } }), []);
+    assert.deepEqual(
+      codes(llmTool({ metadata: { model_version: ['gpt-4o'] } }), { settings: { knownModels: ['gpt-4o'], rules: {} } }),
+      [],
+    );
   });
 
   it('nested-avatar, and the nested value is still checked', () => {
@@ -216,41 +325,88 @@ describe('output, models, metadata', () => {
   });
 
   it('avatar-invalid-base64 at the first bad character', () => {
-    const p = only(llmTool({ metadata: { avatar: PNG_256.slice(0, 20) + '.' + PNG_256.slice(21) } }), 'avatar-invalid-base64');
+    const p = only(
+      llmTool({ metadata: { avatar: PNG_256.slice(0, 20) + '.' + PNG_256.slice(21) } }),
+      'avatar-invalid-base64',
+    );
     assert.equal(p.text, '.');
-    assert.equal(only(llmTool({ metadata: { avatar: 'AAAA😀' } }), 'avatar-invalid-base64').text, '😀', 'a whole astral character');
+    assert.equal(
+      only(llmTool({ metadata: { avatar: 'AAAA😀' } }), 'avatar-invalid-base64').text,
+      '😀',
+      'a whole astral character',
+    );
     const prefix = only(llmTool({ metadata: { avatar: `data:image/png;base64,${PNG_256}` } }), 'avatar-invalid-base64');
     assert.equal(prefix.text, 'data:image/png;base64,');
   });
 
   it('avatar-not-image, avatar-size, and a valid 256×256 image', () => {
-    assert.equal(only(llmTool({ metadata: { avatar: Buffer.from('hello world, not an image').toString('base64') } }), 'avatar-not-image').diagnostic.severity, 1);
+    assert.equal(
+      only(
+        llmTool({ metadata: { avatar: Buffer.from('hello world, not an image').toString('base64') } }),
+        'avatar-not-image',
+      ).diagnostic.severity,
+      1,
+    );
     assert.match(only(llmTool({ metadata: { avatar: PNG_64 } }), 'avatar-size').message, /64×64/);
     assert.deepEqual(codes(llmTool({ metadata: { avatar: PNG_256 } })), []);
   });
 
   it('avatar-invalid-url and avatar-type-mismatch both ways', () => {
-    assert.equal(only(llmTool({ metadata: { avatar_type: 'url', avatar: 'ftp//x' } }), 'avatar-invalid-url').text, '"ftp//x"');
+    assert.equal(
+      only(llmTool({ metadata: { avatar_type: 'url', avatar: 'ftp//x' } }), 'avatar-invalid-url').text,
+      '"ftp//x"',
+    );
     assert.deepEqual(codes(llmTool({ metadata: { avatar_type: 'url', avatar: 'https://example.com/a.png' } })), []);
     const m1 = only(llmTool({ metadata: { avatar_type: 'url', avatar: PNG_256 } }), 'avatar-type-mismatch');
     assert.deepEqual((m1.diagnostic.data as { candidates: string[] }).candidates, ['base64']);
-    const m2 = only(llmTool({ metadata: { avatar_type: 'base64', avatar: 'https://example.com/a.png' } }), 'avatar-type-mismatch');
+    const m2 = only(
+      llmTool({ metadata: { avatar_type: 'base64', avatar: 'https://example.com/a.png' } }),
+      'avatar-type-mismatch',
+    );
     assert.deepEqual((m2.diagnostic.data as { candidates: string[] }).candidates, ['url']);
   });
 
   it('invalid-timestamp', () => {
     assert.equal(only(llmTool({ metadata: { timestamp: 'yesterday' } }), 'invalid-timestamp').text, '"yesterday"');
-    const badStamps = ['2026-02-30T10:00:00Z', '2026-13-01T00:00:00Z', '2026-01-01', '2026-01-01T25:00:00Z', '2025-02-29T00:00:00Z', '1900-02-29T00:00:00Z', '2026-04-31T00:00:00Z', '2026-01-01T00:60:00Z', '2026-01-01T00:00:61Z', '2026-01-01T00:00:00+24:00', '2026-01-01T00:00:00-03:60', '2026-01-01T00:00:00+0560', '2026-01-01T00:00:00+05'];
+    const badStamps = [
+      '2026-02-30T10:00:00Z',
+      '2026-13-01T00:00:00Z',
+      '2026-01-01',
+      '2026-01-01T25:00:00Z',
+      '2025-02-29T00:00:00Z',
+      '1900-02-29T00:00:00Z',
+      '2026-04-31T00:00:00Z',
+      '2026-01-01T00:60:00Z',
+      '2026-01-01T00:00:61Z',
+      '2026-01-01T00:00:00+24:00',
+      '2026-01-01T00:00:00-03:60',
+      '2026-01-01T00:00:00+0560',
+      '2026-01-01T00:00:00+05',
+    ];
     for (const bad of badStamps) {
       assert.ok(codes(llmTool({ metadata: { timestamp: bad } })).includes('invalid-timestamp'), bad);
     }
-    for (const good of ['2024-02-29T23:59:59Z', '2000-02-29T00:00:00Z', '2026-12-31T23:59:60Z', '2026-01-01T00:00:00-03:00', '2026-01-01T00:00:00+0530', '2026-01-01T00:00:00,5Z', '2026-01-01T10:00+01:00', '2026-01-01T00:00:00.123+05:30', '2026-01-01T10:00']) {
+    for (const good of [
+      '2024-02-29T23:59:59Z',
+      '2000-02-29T00:00:00Z',
+      '2026-12-31T23:59:60Z',
+      '2026-01-01T00:00:00-03:00',
+      '2026-01-01T00:00:00+0530',
+      '2026-01-01T00:00:00,5Z',
+      '2026-01-01T10:00+01:00',
+      '2026-01-01T00:00:00.123+05:30',
+      '2026-01-01T10:00',
+    ]) {
       assert.deepEqual(codes(llmTool({ metadata: { timestamp: good } })), [], good);
     }
   });
 
   it('invalid-email, but the <EMAIL> placeholder is fine', () => {
-    assert.equal(only(llmTool({ metadata: { creator: { name: 'a', email: 'ann at acme', organization: 'o' } } }), 'invalid-email').text, '"ann at acme"');
+    assert.equal(
+      only(llmTool({ metadata: { creator: { name: 'a', email: 'ann at acme', organization: 'o' } } }), 'invalid-email')
+        .text,
+      '"ann at acme"',
+    );
     assert.deepEqual(codes(llmTool({ metadata: { creator: { name: 'a', email: '<EMAIL>', organization: 'o' } } })), []);
   });
 
@@ -261,20 +417,40 @@ describe('output, models, metadata', () => {
   });
 
   it('parameter-out-of-range', () => {
-    const text = llmTool({ metadata: { parameters: { temperature: 3.5, top_p: 1.5, frequency_penalty: -3, presence_penalty: 2, max_tokens: 0 } } });
-    assert.deepEqual(problems(text).filter((p) => p.code === 'parameter-out-of-range').map((p) => p.text), ['3.5', '1.5', '-3', '0']);
+    const text = llmTool({
+      metadata: {
+        parameters: { temperature: 3.5, top_p: 1.5, frequency_penalty: -3, presence_penalty: 2, max_tokens: 0 },
+      },
+    });
+    assert.deepEqual(
+      problems(text)
+        .filter((p) => p.code === 'parameter-out-of-range')
+        .map((p) => p.text),
+      ['3.5', '1.5', '-3', '0'],
+    );
   });
 
   it('file-name-mismatch for smart tools, and it can be turned off', () => {
     const p = only(smartTool(), 'file-name-mismatch', { uri: 'file:///w/other.json' });
     assert.equal(p.text, '"tool"');
     assert.equal(p.diagnostic.severity, 3);
-    assert.deepEqual(codes(smartTool(), { uri: 'file:///w/other.json', settings: { knownModels: ['gpt-4', 'claude'], rules: { 'file-name-mismatch': 'off' } } }), []);
+    assert.deepEqual(
+      codes(smartTool(), {
+        uri: 'file:///w/other.json',
+        settings: { knownModels: ['gpt-4', 'claude'], rules: { 'file-name-mismatch': 'off' } },
+      }),
+      [],
+    );
     assert.deepEqual(codes(smartTool(), { uri: 'file:///w/tool.json' }), []);
   });
 
   it('duplicate-tool-name, from the workspace index, with related locations', () => {
-    const workspace = { toolsNamed: (name: string) => (name === 'tool' ? [{ uri: 'file:///w/b/tool.json', line: 2, character: 17, message: 'also named "tool" here' }] : []) };
+    const workspace = {
+      toolsNamed: (name: string) =>
+        name === 'tool'
+          ? [{ uri: 'file:///w/b/tool.json', line: 2, character: 17, message: 'also named "tool" here' }]
+          : [],
+    };
     const p = only(smartTool(), 'duplicate-tool-name', { workspace });
     assert.equal(p.text, '"tool"');
     assert.equal(p.diagnostic.relatedInformation![0].location.uri, 'file:///w/b/tool.json');

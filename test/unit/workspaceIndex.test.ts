@@ -17,7 +17,10 @@ describe('DefinitionIndex', () => {
       await index.scanFolders(['vscode-vfs://github/owner/repo', pathToFileURL(folder).href]);
       assert.ok(index.hasSmartTools());
       const a = pathToFileURL(join(folder, 'a.json')).href;
-      assert.deepEqual(index.toolsNamed('twin', a).map((r) => r.uri), [pathToFileURL(join(folder, 'b.json')).href]);
+      assert.deepEqual(
+        index.toolsNamed('twin', a).map((r) => r.uri),
+        [pathToFileURL(join(folder, 'b.json')).href],
+      );
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

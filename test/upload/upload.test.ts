@@ -3,9 +3,25 @@ import assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { after, describe, test } from 'node:test';
 import { llmTool, smartTool } from '../helpers';
-import { backoffDelay, buildMultipart, checkUrl, isLoopbackHost, parseRetryAfter, sanitizeFileName, tokenRedactor, uploadDefinition, uploadFileName } from '../../server/src/upload';
+import {
+  backoffDelay,
+  buildMultipart,
+  checkUrl,
+  isLoopbackHost,
+  parseRetryAfter,
+  sanitizeFileName,
+  tokenRedactor,
+  uploadDefinition,
+  uploadFileName,
+} from '../../server/src/upload';
 import { validateForUpload } from '../../server/src/upload/validate';
-import type { UploadFailure, UploadOptions, UploadProgress, UploadResult, UploadSuccess } from '../../server/src/upload';
+import type {
+  UploadFailure,
+  UploadOptions,
+  UploadProgress,
+  UploadResult,
+  UploadSuccess,
+} from '../../server/src/upload';
 import { json, parseMultipart, startServer, type Handler, type TestServer } from './server';
 
 const TOKEN = 'tdk_live_Zx9Q2wE7rT4yU1iO-secret';
@@ -13,7 +29,13 @@ const TOKEN = 'tdk_live_Zx9Q2wE7rT4yU1iO-secret';
 /** A valid smart tool as an editor on Windows saves it: a BOM, CRLF line ends, non-ASCII text. */
 const GOOD = Buffer.concat([
   Buffer.from([0xef, 0xbb, 0xbf]),
-  Buffer.from(smartTool({ metadata: { tool_name: 'text_slugifier', description: 'Grüße — slugs “quoted”' } }).replace(/\n/g, '\r\n'), 'utf8'),
+  Buffer.from(
+    smartTool({ metadata: { tool_name: 'text_slugifier', description: 'Grüße — slugs “quoted”' } }).replace(
+      /\n/g,
+      '\r\n',
+    ),
+    'utf8',
+  ),
 ]);
 /** A smart tool without `tool_code`: a `missing-field` error. */
 const BROKEN = Buffer.from(smartTool({ metadata: { tool_name: 'broken', tool_code: undefined } }), 'utf8');
@@ -21,7 +43,11 @@ const BROKEN = Buffer.from(smartTool({ metadata: { tool_name: 'broken', tool_cod
 /** Everything any hook, result or console/stdio write produced in this file: checked for the token at the end. */
 const seen: string[] = [];
 
-function capture(): { progress: UploadProgress[]; logs: string[]; hooks: { onProgress(p: UploadProgress): void; onLog(l: string): void } } {
+function capture(): {
+  progress: UploadProgress[];
+  logs: string[];
+  hooks: { onProgress(p: UploadProgress): void; onLog(l: string): void };
+} {
   const progress: UploadProgress[] = [];
   const logs: string[] = [];
   return {
@@ -58,7 +84,8 @@ async function recordingStdio<T>(fn: () => Promise<T>): Promise<{ value: T; cons
     } as typeof out;
   process.stdout.write = wrap(out, process.stdout);
   process.stderr.write = wrap(err, process.stderr);
-  for (const k of consoleMethods) console[k] = (...args: unknown[]) => void consoleCalls.push(args.map(String).join(' '));
+  for (const k of consoleMethods)
+    console[k] = (...args: unknown[]) => void consoleCalls.push(args.map(String).join(' '));
   try {
     return { value: await fn(), consoleCalls, stdio };
   } finally {
@@ -70,7 +97,11 @@ async function recordingStdio<T>(fn: () => Promise<T>): Promise<{ value: T; cons
 
 async function up(opts: Partial<UploadOptions> & { url: string }) {
   const c = capture();
-  const { value: result, consoleCalls, stdio } = await recordingStdio(() =>
+  const {
+    value: result,
+    consoleCalls,
+    stdio,
+  } = await recordingStdio(() =>
     uploadDefinition(
       {
         token: TOKEN,
@@ -87,7 +118,8 @@ async function up(opts: Partial<UploadOptions> & { url: string }) {
   );
   seen.push(JSON.stringify(result), ...consoleCalls, ...stdio);
   assert.deepEqual(consoleCalls, [], 'the upload module never uses the console');
-  for (const text of [JSON.stringify(result), ...c.logs, ...c.progress.map((p) => p.message)]) assert.ok(!text.includes(TOKEN), `token leaked: ${text}`);
+  for (const text of [JSON.stringify(result), ...c.logs, ...c.progress.map((p) => p.message)])
+    assert.ok(!text.includes(TOKEN), `token leaked: ${text}`);
   return { result, ...c };
 }
 
@@ -150,11 +182,17 @@ describe('upload: the request', () => {
     const s = await server((_req, res) => json(res, 200, {}));
     const llm = Buffer.from(llmTool({ metadata: { prompt_name: 'Meeting / Notes: "Summariser"' } }));
     ok((await up({ url: s.origin, bytes: llm, filePath: '/x/whatever.json' })).result);
-    assert.equal(parseMultipart(s.received[0].body, s.received[0].headers['content-type'])[0].filename, 'Meeting _ Notes_ _Summariser_.json');
+    assert.equal(
+      parseMultipart(s.received[0].body, s.received[0].headers['content-type'])[0].filename,
+      'Meeting _ Notes_ _Summariser_.json',
+    );
     const nameless = Buffer.from(llmTool({ metadata: { prompt_name: undefined } }));
     const r = ok((await up({ url: s.origin, bytes: nameless, filePath: '/x/my prompt.json' })).result);
     assert.equal(r.fileName, 'my prompt.json');
-    assert.equal(parseMultipart(s.received[1].body, s.received[1].headers['content-type'])[0].filename, 'my prompt.json');
+    assert.equal(
+      parseMultipart(s.received[1].body, s.received[1].headers['content-type'])[0].filename,
+      'my prompt.json',
+    );
   });
 
   test('a reply that is not JSON still counts as uploaded', async () => {
@@ -167,7 +205,11 @@ describe('upload: the request', () => {
 
 describe('upload: the service setup (statusUrl)', () => {
   test('polled (relative URL, same Authorization) through pending states to ready', async () => {
-    const states = [{ status: 'pending' }, { status: 'installing', progress: 50, message: 'pip install requests' }, { status: 'ready', message: 'tool live' }];
+    const states = [
+      { status: 'pending' },
+      { status: 'installing', progress: 50, message: 'pip install requests' },
+      { status: 'ready', message: 'tool live' },
+    ];
     const s = await server((req, res, i) => {
       if (req.method === 'POST') return json(res, 202, { statusUrl: 'status/42?x=1' });
       json(res, 200, states[i - 1]);
@@ -179,10 +221,25 @@ describe('upload: the service setup (statusUrl)', () => {
     assert.equal(r.statusUrl, `${s.origin}/api/status/42`);
     assert.match(r.message, /ready: tool live/);
     const polls = s.received.slice(1);
-    assert.deepEqual(polls.map((p) => [p.method, p.path]), [['GET', '/api/status/42?x=1'], ['GET', '/api/status/42?x=1'], ['GET', '/api/status/42?x=1']]);
+    assert.deepEqual(
+      polls.map((p) => [p.method, p.path]),
+      [
+        ['GET', '/api/status/42?x=1'],
+        ['GET', '/api/status/42?x=1'],
+        ['GET', '/api/status/42?x=1'],
+      ],
+    );
     for (const p of polls) assert.equal(p.headers.authorization, `Bearer ${TOKEN}`);
     const setup = progress.filter((p) => p.phase === 'setup');
-    assert.ok(setup.some((p) => p.setupStatus === 'installing' && p.percent === 50 && /installing \(50%\): pip install requests/.test(p.message)), JSON.stringify(setup));
+    assert.ok(
+      setup.some(
+        (p) =>
+          p.setupStatus === 'installing' &&
+          p.percent === 50 &&
+          /installing \(50%\): pip install requests/.test(p.message),
+      ),
+      JSON.stringify(setup),
+    );
     assert.equal(progress.at(-1)?.phase, 'done');
   });
 
@@ -208,7 +265,9 @@ describe('upload: the service setup (statusUrl)', () => {
   });
 
   test('the overall setup deadline ends polling with a timeout naming the last status', async () => {
-    const s = await server((req, res) => (req.method === 'POST' ? json(res, 202, { statusUrl: '/s' }) : json(res, 200, { status: 'installing' })));
+    const s = await server((req, res) =>
+      req.method === 'POST' ? json(res, 202, { statusUrl: '/s' }) : json(res, 200, { status: 'installing' }),
+    );
     const f = failed((await up({ url: s.origin, setupTimeoutMs: 250, pollIntervalMs: 20 })).result, 'timeout');
     assert.match(f.message, /did not finish within 0\.3 s \(last status: installing\)/);
     assert.ok(f.polls >= 1, JSON.stringify(f));
@@ -265,14 +324,23 @@ describe('upload: HTTP failures and retries', () => {
   });
 
   test('429 with Retry-After (seconds) then success: waits as asked', async () => {
-    const s = await server((_req, res, i) => (i === 0 ? json(res, 429, { message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, {})));
+    const s = await server((_req, res, i) =>
+      i === 0 ? json(res, 429, { message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, {}),
+    );
     const { result, progress } = await up({ url: s.origin });
     const r = ok(result);
     assert.equal(r.attempts, 2);
     const gap = s.received[1].at - s.received[0].at;
     assert.ok(gap >= 950, `retried after ${gap} ms`);
-    assert.ok(progress.some((p) => /limiting uploads \(HTTP 429: slow down\); retrying in 1 s \(attempt 2 of 5\)/.test(p.message)));
-    assert.ok(parseMultipart(s.received[1].body, s.received[1].headers['content-type'])[0].data.equals(GOOD), 'the retry sends the same bytes');
+    assert.ok(
+      progress.some((p) =>
+        /limiting uploads \(HTTP 429: slow down\); retrying in 1 s \(attempt 2 of 5\)/.test(p.message),
+      ),
+    );
+    assert.ok(
+      parseMultipart(s.received[1].body, s.received[1].headers['content-type'])[0].data.equals(GOOD),
+      'the retry sends the same bytes',
+    );
   });
 
   test('500 then success (exponential backoff)', async () => {
@@ -290,7 +358,8 @@ describe('upload: HTTP failures and retries', () => {
   });
 
   test('a Retry-After beyond the cap (HTTP date) ends the upload at once', async () => {
-    const later = new Date(Math.ceil(Date.now() / 1000) * 1000 + 3_601_000).toUTCString(); // HTTP dates have whole seconds
+    // HTTP dates have whole seconds
+    const later = new Date(Math.ceil(Date.now() / 1000) * 1000 + 3_601_000).toUTCString();
     const s = await server((_req, res) => json(res, 429, {}, { 'retry-after': later }));
     const f = failed((await up({ url: s.origin })).result, 'rate-limited');
     assert.equal(f.attempts, 1);
@@ -323,7 +392,9 @@ describe('upload: HTTP failures and retries', () => {
 
   test('a redirect is not followed; another 4xx is a rejection with the service message', async () => {
     const s = await server((_req, res, i) =>
-      i === 0 ? res.writeHead(307, { location: 'https://elsewhere.example/upload?k=1' }).end() : json(res, 422, { detail: 'tool_name already taken' }),
+      i === 0
+        ? res.writeHead(307, { location: 'https://elsewhere.example/upload?k=1' }).end()
+        : json(res, 422, { detail: 'tool_name already taken' }),
     );
     const f = failed((await up({ url: s.origin })).result, 'bad-reply');
     assert.match(f.message, /redirected the upload \(HTTP 307 to https:\/\/elsewhere\.example\/upload\)/);
@@ -357,21 +428,40 @@ describe('upload: URLs', () => {
       fetched++;
       throw new Error('must not be called');
     };
-    for (const url of ['http://example.com/upload', 'http://10.0.0.8:8080/u', 'http://[2001:db8::1]/u', 'http://127.0.0.1.nip.io/u', 'http://localhost.example.com/', 'HTTP://0.0.0.0/']) {
+    for (const url of [
+      'http://example.com/upload',
+      'http://10.0.0.8:8080/u',
+      'http://[2001:db8::1]/u',
+      'http://127.0.0.1.nip.io/u',
+      'http://localhost.example.com/',
+      'HTTP://0.0.0.0/',
+    ]) {
       const f = failed((await up({ url, fetch: spy })).result, 'insecure-url');
       assert.match(f.message, /Refusing to send the upload token over plain HTTP/);
       assert.equal(f.attempts, 0);
     }
-    for (const url of ['ftp://example.com/x', 'not a url', 'https://user:pw@example.com/u', '']) failed((await up({ url, fetch: spy })).result, 'invalid-url');
+    for (const url of ['ftp://example.com/x', 'not a url', 'https://user:pw@example.com/u', ''])
+      failed((await up({ url, fetch: spy })).result, 'invalid-url');
     assert.equal(fetched, 0);
     assert.deepEqual(sockets.stop(), { sockets: 0, connects: 0 }, 'no connection was attempted');
   });
 
   test('loopback hosts are allowed over http; everything else needs https', () => {
-    for (const u of ['http://localhost:1/', 'http://127.0.0.1/', 'http://127.255.3.4/', 'http://127.1/', 'http://0x7f.1/', 'http://[::1]:8080/', 'http://[0:0:0:0:0:0:0:1]/', 'http://[::ffff:127.0.0.1]/', 'https://example.com/']) {
+    for (const u of [
+      'http://localhost:1/',
+      'http://127.0.0.1/',
+      'http://127.255.3.4/',
+      'http://127.1/',
+      'http://0x7f.1/',
+      'http://[::1]:8080/',
+      'http://[0:0:0:0:0:0:0:1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'https://example.com/',
+    ]) {
       assert.equal(checkUrl(u).ok, true, u);
     }
-    for (const h of ['128.0.0.1', '10.127.0.1', 'localhost.', 'foo.localhost', '[::ffff:a00:1]', '[::2]', '0.0.0.0']) assert.equal(isLoopbackHost(h), false, h);
+    for (const h of ['128.0.0.1', '10.127.0.1', 'localhost.', 'foo.localhost', '[::ffff:a00:1]', '[::2]', '0.0.0.0'])
+      assert.equal(isLoopbackHost(h), false, h);
     const r = checkUrl('https://h.example/p?q=1#frag');
     assert.ok(r.ok && r.url.hash === '' && r.url.search === '?q=1');
   });
@@ -394,7 +484,10 @@ describe('upload: validation', () => {
     for (const force of [false, true]) {
       const validate = () => Promise.reject(new Error('the language server is not running'));
       const f = failed((await up({ url: s.origin, validate, force })).result, 'validation');
-      assert.equal(f.message, 'Not uploaded: the definition could not be validated (the language server is not running).');
+      assert.equal(
+        f.message,
+        'Not uploaded: the definition could not be validated (the language server is not running).',
+      );
     }
     assert.equal(s.received.length, 0);
   });
@@ -442,7 +535,10 @@ describe('upload: the token', () => {
 
   test('the redactor covers the token as given, trimmed and URL-encoded', () => {
     const redact = tokenRedactor(` ${TOKEN}/+ `);
-    assert.equal(redact(`a:${TOKEN}/+,b:${encodeURIComponent(`${TOKEN}/+`)},c: ${TOKEN}/+ .`), 'a:[token],b:[token],c:[token].');
+    assert.equal(
+      redact(`a:${TOKEN}/+,b:${encodeURIComponent(`${TOKEN}/+`)},c: ${TOKEN}/+ .`),
+      'a:[token],b:[token],c:[token].',
+    );
   });
 });
 
@@ -489,14 +585,27 @@ describe('upload: helpers', () => {
     assert.equal(parseRetryAfter('Wednesday, 21-Oct-15 07:28:10 GMT', now), 10_000);
     assert.equal(parseRetryAfter('Wed Oct 21 07:28:05 2015', now) !== undefined, true);
     assert.equal(parseRetryAfter('Tue, 20 Oct 2015 07:28:00 GMT', now), 0);
-    for (const bad of ['1.5', '-3', 'soon', '', null, undefined]) assert.equal(parseRetryAfter(bad, now), undefined, String(bad));
+    for (const bad of ['1.5', '-3', 'soon', '', null, undefined])
+      assert.equal(parseRetryAfter(bad, now), undefined, String(bad));
   });
 
   test('backoff doubles, is capped, and jitters within its upper half', () => {
-    assert.equal(backoffDelay(0, 1000, 60_000, () => 0), 500);
-    assert.equal(backoffDelay(0, 1000, 60_000, () => 1), 1000);
-    assert.equal(backoffDelay(3, 1000, 60_000, () => 1), 8000);
-    assert.equal(backoffDelay(20, 1000, 60_000, () => 1), 60_000);
+    assert.equal(
+      backoffDelay(0, 1000, 60_000, () => 0),
+      500,
+    );
+    assert.equal(
+      backoffDelay(0, 1000, 60_000, () => 1),
+      1000,
+    );
+    assert.equal(
+      backoffDelay(3, 1000, 60_000, () => 1),
+      8000,
+    );
+    assert.equal(
+      backoffDelay(20, 1000, 60_000, () => 1),
+      60_000,
+    );
     for (let i = 0; i < 100; i++) {
       const d = backoffDelay(2, 1000, 60_000);
       assert.ok(d >= 2000 && d <= 4000);

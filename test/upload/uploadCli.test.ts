@@ -11,7 +11,10 @@ import { json, parseMultipart, startServer, type Handler, type TestServer } from
 
 const TOKEN = 'cli_tok_8LmN3pQ5rS7tU9vW';
 const dir = mkdtempSync(join(tmpdir(), 'tooldef-upload-cli-'));
-const GOOD = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(smartTool({ metadata: { tool_name: 'weather' } }).replace(/\n/g, '\r\n'))]);
+const GOOD = Buffer.concat([
+  Buffer.from([0xef, 0xbb, 0xbf]),
+  Buffer.from(smartTool({ metadata: { tool_name: 'weather' } }).replace(/\n/g, '\r\n')),
+]);
 writeFileSync(join(dir, 'weather.json'), GOOD);
 writeFileSync(join(dir, 'broken.json'), smartTool({ metadata: { tool_name: 'broken', tool_code: undefined } }));
 
@@ -55,7 +58,10 @@ describe('tooldef upload', () => {
     const r = await cli(['weather.json', '--url', `${s.origin}/up`]);
     assert.equal(r.code, 0, show(r));
     assert.equal(r.stdout, 'Uploaded weather.json (HTTP 201).\n');
-    assert.match(r.stderr, /tooldef: Validating weather\.json…\ntooldef: Uploading weather\.json \(\d+ B\) to http:\/\/127\.0\.0\.1:\d+\/up…\n/);
+    assert.match(
+      r.stderr,
+      /tooldef: Validating weather\.json…\ntooldef: Uploading weather\.json \(\d+ B\) to http:\/\/127\.0\.0\.1:\d+\/up…\n/,
+    );
     assert.equal(s.received[0].headers.authorization, `Bearer ${TOKEN}`);
     assert.match(String(s.received[0].headers['user-agent']), /^tooldef-cli\//);
     assert.ok(parseMultipart(s.received[0].body, s.received[0].headers['content-type'])[0].data.equals(GOOD));
@@ -63,7 +69,11 @@ describe('tooldef upload', () => {
 
   test('setup: ready → 0, failed → 1', async () => {
     let final = 'ready';
-    const s = await server((req, res) => (req.method === 'POST' ? json(res, 202, { statusUrl: '/s' }) : json(res, 200, { status: final, message: 'pip said no' })));
+    const s = await server((req, res) =>
+      req.method === 'POST'
+        ? json(res, 202, { statusUrl: '/s' })
+        : json(res, 200, { status: final, message: 'pip said no' }),
+    );
     const ok = await cli(['weather.json', '--url', s.origin, '--quiet']);
     assert.equal(ok.code, 0, show(ok));
     assert.equal(ok.stderr, '');
@@ -87,7 +97,13 @@ describe('tooldef upload', () => {
   });
 
   test('--json: the result object on stdout, for success and failure', async () => {
-    const s = await server((_req, res, i) => (i === 0 ? json(res, 202, { statusUrl: 'status' }) : i === 1 ? json(res, 200, { status: 'ready' }) : json(res, 401, {})));
+    const s = await server((_req, res, i) =>
+      i === 0
+        ? json(res, 202, { statusUrl: 'status' })
+        : i === 1
+          ? json(res, 200, { status: 'ready' })
+          : json(res, 401, {}),
+    );
     const r = await cli(['--json', 'weather.json', `--url=${s.origin}/api/`]);
     assert.equal(r.code, 0, show(r));
     const o = JSON.parse(r.stdout);
@@ -128,7 +144,10 @@ describe('tooldef upload', () => {
       [['weather.json', '--url', s.origin], /no upload token/, { TOOLDEF_TOKEN: '  ' }],
       [['missing.json', '--url', s.origin], /cannot read missing\.json/],
       [['.', '--url', s.origin], /cannot read \./],
-      [['weather.json', '--url', 'http://uploads.example.com/x'], /Refusing to send the upload token over plain HTTP to uploads\.example\.com/],
+      [
+        ['weather.json', '--url', 'http://uploads.example.com/x'],
+        /Refusing to send the upload token over plain HTTP to uploads\.example\.com/,
+      ],
       [['weather.json', '--url', 'ftp://x/'], /must start with https:\/\//],
     ];
     for (const [args, message, env] of cases) {

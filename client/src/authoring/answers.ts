@@ -2,10 +2,17 @@
 
 /** A file name for a tool: `<name>.json` with characters file systems refuse replaced. */
 export function fileNameFor(name: string): string {
-  return `${name.trim().replace(/[\\/:*?"<>|\x00-\x1f]/g, '_')}.json`;
+  return `${name.trim().replace(/[\\/:*?"<>|\p{Cc}]/gu, '_')}.json`;
 }
 
 /** Variable names from a comma-separated answer, trimmed, empty and repeated ones dropped. */
 export function parseVariableList(answer: string): string[] {
-  return [...new Set(answer.split(',').map((v) => v.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      answer
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ),
+  ];
 }

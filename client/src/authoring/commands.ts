@@ -2,20 +2,26 @@ import * as vscode from 'vscode';
 import type { DocumentQueries } from '../documentQueries';
 import { fileNameFor, parseVariableList } from './answers';
 
-
 /** New Smart Tool / New LLM Tool: a short wizard, then a valid `<name>.json` in the workspace. */
 export function newToolCommand(queries: DocumentQueries, kind: 'smart' | 'llm') {
   return async (): Promise<vscode.Uri | undefined> => {
     const what = kind === 'smart' ? 'smart tool' : 'LLM tool';
     const name = await vscode.window.showInputBox({
       title: `New ${what} (1/3): name`,
-      prompt: kind === 'smart' ? 'tool_name: unique in the workspace; the file is named <tool_name>.json' : 'prompt_name: the name the workspace shows',
+      prompt:
+        kind === 'smart'
+          ? 'tool_name: unique in the workspace; the file is named <tool_name>.json'
+          : 'prompt_name: the name the workspace shows',
       placeHolder: kind === 'smart' ? 'weather_lookup' : 'Meeting summariser',
       validateInput: (v) => (v.trim() ? undefined : 'A tool needs a name.'),
       ignoreFocusOut: true,
     });
     if (name === undefined) return undefined;
-    const description = await vscode.window.showInputBox({ title: `New ${what} (2/3): description`, prompt: 'What the tool does, in a sentence.', ignoreFocusOut: true });
+    const description = await vscode.window.showInputBox({
+      title: `New ${what} (2/3): description`,
+      prompt: 'What the tool does, in a sentence.',
+      ignoreFocusOut: true,
+    });
     if (description === undefined) return undefined;
     const variables = await vscode.window.showInputBox({
       title: `New ${what} (3/3): variables`,
@@ -37,7 +43,9 @@ export function newToolCommand(queries: DocumentQueries, kind: 'smart' | 'llm') 
     const answers = { name: name.trim(), description: description.trim(), variables: parseVariableList(variables) };
     const content = await queries.newDefinition(kind, answers);
     if (content === undefined) {
-      void vscode.window.showErrorMessage(`Could not create the ${what}: the Tool Definition language server is not running (see the Tool Definitions log).`);
+      void vscode.window.showErrorMessage(
+        `Could not create the ${what}: the Tool Definition language server is not running (see the Tool Definitions log).`,
+      );
       return undefined;
     }
     await vscode.workspace.fs.writeFile(uri, Buffer.from(content, 'utf8'));
@@ -72,7 +80,15 @@ export function setAvatarCommand(queries: DocumentQueries) {
       void vscode.window.showErrorMessage('Open a tool definition file first.');
       return false;
     }
-    const picked = image ?? (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { Images: ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg'] }, openLabel: 'Use as Avatar' }))?.[0];
+    const picked =
+      image ??
+      (
+        await vscode.window.showOpenDialog({
+          canSelectMany: false,
+          filters: { Images: ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg'] },
+          openLabel: 'Use as Avatar',
+        })
+      )?.[0];
     if (!picked) return false;
     const base64 = Buffer.from(await vscode.workspace.fs.readFile(picked)).toString('base64');
     const answer = await queries.avatarEdits(doc, base64);
@@ -86,7 +102,8 @@ export function setAvatarCommand(queries: DocumentQueries) {
       return false;
     }
     const edit = new vscode.WorkspaceEdit();
-    for (const e of edits) edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.offset), doc.positionAt(e.offset + e.length)), e.newText);
+    for (const e of edits)
+      edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.offset), doc.positionAt(e.offset + e.length)), e.newText);
     const applied = await vscode.workspace.applyEdit(edit);
     if (applied && answer!.advice) void vscode.window.showWarningMessage(answer!.advice);
     return applied;

@@ -64,7 +64,11 @@ async function mirrorDiagnostics(views: EmbeddedViews): Promise<[vscode.Uri, vsc
     for (const [i, d] of diagnostics.entries()) {
       const at = placed[i];
       if (!at) continue;
-      const copy = new vscode.Diagnostic(new vscode.Range(at.start.line, at.start.character, at.end.line, at.end.character), d.message, d.severity);
+      const copy = new vscode.Diagnostic(
+        new vscode.Range(at.start.line, at.start.character, at.end.line, at.end.character),
+        d.message,
+        d.severity,
+      );
       copy.code = d.code;
       copy.source = d.source;
       copy.tags = d.tags;
@@ -76,7 +80,11 @@ async function mirrorDiagnostics(views: EmbeddedViews): Promise<[vscode.Uri, vsc
 }
 
 /** `{{` in an embedded model_prompt: the definition's variable names. */
-async function placeholderCompletions(views: EmbeddedViews, view: vscode.TextDocument, position: vscode.Position): Promise<vscode.CompletionItem[]> {
+async function placeholderCompletions(
+  views: EmbeddedViews,
+  view: vscode.TextDocument,
+  position: vscode.Position,
+): Promise<vscode.CompletionItem[]> {
   const before = view.lineAt(position.line).text.slice(0, position.character);
   const open = before.lastIndexOf('{{');
   if (open < 0 || before.slice(open).includes('}}')) return [];

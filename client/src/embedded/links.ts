@@ -58,7 +58,9 @@ export class ViewLinks {
   /** The linked views that edit `definition`. */
   viewsOf(definition: vscode.Uri): vscode.Uri[] {
     const key = definition.toString();
-    return [...this.links].filter(([, link]) => link.definition.toString() === key).map(([view]) => vscode.Uri.parse(view));
+    return [...this.links]
+      .filter(([, link]) => link.definition.toString() === key)
+      .map(([view]) => vscode.Uri.parse(view));
   }
 
   /** Every linked definition. */
@@ -74,7 +76,8 @@ export class ViewLinks {
     for (const [view, link] of this.links) {
       const current = link.definition.toString();
       if (current === old) this.links.set(view, { ...link, definition: to });
-      else if (current.startsWith(`${old}/`)) this.links.set(view, { ...link, definition: vscode.Uri.parse(to.toString() + current.slice(old.length)) });
+      else if (current.startsWith(`${old}/`))
+        this.links.set(view, { ...link, definition: vscode.Uri.parse(to.toString() + current.slice(old.length)) });
     }
     this.save();
   }

@@ -54,7 +54,9 @@ export class EmbeddedViews implements vscode.Disposable {
     const content = await this.contentOf(definition.uri, definition.getText(), field);
     if (content === undefined) return undefined;
     if (LONE_SURROGATE.test(content)) {
-      void vscode.window.showWarningMessage(`${field} holds a lone surrogate (a \\uD800-\\uDFFF escape without its pair), which a file cannot hold: saving from the view writes U+FFFD in its place.`);
+      void vscode.window.showWarningMessage(
+        `${field} holds a lone surrogate (a \\uD800-\\uDFFF escape without its pair), which a file cannot hold: saving from the view writes U+FFFD in its place.`,
+      );
     }
     const view = this.links.viewFor(definition.uri, field);
     this.watchDefinitions();
@@ -87,7 +89,9 @@ export class EmbeddedViews implements vscode.Disposable {
 
   private run(task: () => Promise<void>): Promise<void> {
     this.queue = this.queue.then(task).catch((e: unknown) => {
-      void vscode.window.showErrorMessage(`Could not update an embedded view: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showErrorMessage(
+        `Could not update an embedded view: ${e instanceof Error ? e.message : String(e)}`,
+      );
     });
     return this.queue;
   }
@@ -102,7 +106,8 @@ export class EmbeddedViews implements vscode.Disposable {
     for (const view of this.links.viewsOf(definition)) {
       const content = await this.contentOf(definition, text, this.links.resolve(view)!.field);
       const open = findDocument(view);
-      if (content === undefined || (open ? open.getText() === content : this.written.get(view.toString()) === content)) continue;
+      if (content === undefined || (open ? open.getText() === content : this.written.get(view.toString()) === content))
+        continue;
       // Already refreshed from this very content: what differs is what the user's save participants
       // (format on save, trimmed whitespace) made of it, not the definition; saving again would
       // only run them again, on every keystroke in the definition.
@@ -149,17 +154,28 @@ export class EmbeddedViews implements vscode.Disposable {
     try {
       doc = await vscode.workspace.openTextDocument(definition);
     } catch {
-      void vscode.window.showErrorMessage(`Could not write ${field} back: ${definition.fsPath} no longer exists. Your code is kept in ${view.uri.fsPath}.`);
+      void vscode.window.showErrorMessage(
+        `Could not write ${field} back: ${definition.fsPath} no longer exists. Your code is kept in ${view.uri.fsPath}.`,
+      );
       return;
     }
     const edit = await this.editFor(doc, field, content);
     if (edit && doc.getText().slice(edit.offset, edit.offset + edit.length) === edit.newText) return;
     const workspaceEdit = new vscode.WorkspaceEdit();
-    if (edit) workspaceEdit.replace(definition, new vscode.Range(doc.positionAt(edit.offset), doc.positionAt(edit.offset + edit.length)), edit.newText);
+    if (edit)
+      workspaceEdit.replace(
+        definition,
+        new vscode.Range(doc.positionAt(edit.offset), doc.positionAt(edit.offset + edit.length)),
+        edit.newText,
+      );
     if (!edit || !(await vscode.workspace.applyEdit(workspaceEdit))) {
-      void vscode.window.showErrorMessage(`Could not write ${field} back into ${definition.fsPath}: the field is no longer a string there.`);
+      void vscode.window.showErrorMessage(
+        `Could not write ${field} back into ${definition.fsPath}: the field is no longer a string there.`,
+      );
     } else if (!isInEditor(definition) && !(await doc.save())) {
-      void vscode.window.showErrorMessage(`Wrote ${field} back into ${definition.fsPath}, but could not save it; open it to save.`);
+      void vscode.window.showErrorMessage(
+        `Wrote ${field} back into ${definition.fsPath}, but could not save it; open it to save.`,
+      );
     }
   }
 
@@ -168,7 +184,11 @@ export class EmbeddedViews implements vscode.Disposable {
   }
 
   /** The edit that writes `content` into the definition's field, for the document's text as it is when it lands. */
-  private async editFor(doc: vscode.TextDocument, field: EmbeddedField, content: string): Promise<OffsetEdit | undefined> {
+  private async editFor(
+    doc: vscode.TextDocument,
+    field: EmbeddedField,
+    content: string,
+  ): Promise<OffsetEdit | undefined> {
     for (;;) {
       const version = doc.version;
       const edit = await this.queries.writeEmbedded(doc.uri, doc.getText(), field, content);
@@ -210,7 +230,9 @@ export class EmbeddedViews implements vscode.Disposable {
     for (const [key, definition] of wanted) {
       if (this.watchers.has(key) || definition.scheme !== 'file') continue;
       const name = definition.path.slice(definition.path.lastIndexOf('/') + 1);
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(definition, '..'), name));
+      const watcher = vscode.workspace.createFileSystemWatcher(
+        new vscode.RelativePattern(vscode.Uri.joinPath(definition, '..'), name),
+      );
       const changed = (): Promise<void> =>
         this.run(async () => {
           // An open document reloads and is followed as it changes.
@@ -230,7 +252,10 @@ export class EmbeddedViews implements vscode.Disposable {
 
 /** A file's text, or undefined when it cannot be read (deleted, say). */
 function readText(uri: vscode.Uri): Thenable<string | undefined> {
-  return vscode.workspace.fs.readFile(uri).then((b) => Buffer.from(b).toString('utf8'), () => undefined);
+  return vscode.workspace.fs.readFile(uri).then(
+    (b) => Buffer.from(b).toString('utf8'),
+    () => undefined,
+  );
 }
 
 function findDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
@@ -240,5 +265,7 @@ function findDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
 
 function isInEditor(uri: vscode.Uri): boolean {
   const key = uri.toString();
-  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key));
+  return vscode.window.tabGroups.all.some((g) =>
+    g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key),
+  );
 }

@@ -1,6 +1,15 @@
 import * as vscode from 'vscode';
 import type { DocumentQueries } from '../documentQueries';
-import { ChatError, defaultValues, fillPrompt, promptMessages, streamChat, validateInputs, type LlmInput, type LlmTool } from '../../../server/src/llm';
+import {
+  ChatError,
+  defaultValues,
+  fillPrompt,
+  promptMessages,
+  streamChat,
+  validateInputs,
+  type LlmInput,
+  type LlmTool,
+} from '../../../server/src/llm';
 import type { ResultDocuments } from '../run/results';
 
 export interface LlmContext {
@@ -28,7 +37,10 @@ export function runLlmToolCommand(ctx: LlmContext) {
   return async (uri?: vscode.Uri): Promise<string | undefined> => {
     const endpoint = readEndpoint();
     if (!endpoint.baseUrl) {
-      const choice = await vscode.window.showErrorMessage('Set tooldef.llm.baseUrl (an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1) in your user settings to run LLM tools.', 'Open Settings');
+      const choice = await vscode.window.showErrorMessage(
+        'Set tooldef.llm.baseUrl (an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1) in your user settings to run LLM tools.',
+        'Open Settings',
+      );
       if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'tooldef.llm');
       return undefined;
     }
@@ -84,7 +96,12 @@ export function runLlmToolCommand(ctx: LlmContext) {
 
 export function setApiKeyCommand(ctx: LlmContext) {
   return async (): Promise<void> => {
-    const key = await vscode.window.showInputBox({ title: 'API key for Run LLM Tool', prompt: 'Kept in VS Code\'s secret storage, never in settings. Leave empty to remove it.', password: true, ignoreFocusOut: true });
+    const key = await vscode.window.showInputBox({
+      title: 'API key for Run LLM Tool',
+      prompt: "Kept in VS Code's secret storage, never in settings. Leave empty to remove it.",
+      password: true,
+      ignoreFocusOut: true,
+    });
     if (key === undefined) return;
     if (key) await ctx.extension.secrets.store(API_KEY_SECRET, key);
     else await ctx.extension.secrets.delete(API_KEY_SECRET);
@@ -101,7 +118,10 @@ function readEndpoint(): { baseUrl?: string; modelMap: Record<string, string> } 
   };
 }
 
-async function prepare(queries: DocumentQueries, uri: vscode.Uri | undefined): Promise<{ tool: LlmTool; prompt: string } | undefined> {
+async function prepare(
+  queries: DocumentQueries,
+  uri: vscode.Uri | undefined,
+): Promise<{ tool: LlmTool; prompt: string } | undefined> {
   const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
   if (!doc) {
     void vscode.window.showErrorMessage('Open an LLM tool definition file first.');
@@ -116,45 +136,82 @@ async function prepare(queries: DocumentQueries, uri: vscode.Uri | undefined): P
   const values: Record<string, string | string[]> = {};
   const defaults = defaultValues(tool);
   for (const [i, input] of tool.inputs.entries()) {
-    const value = await ask(input, defaults.get(input.name), `${tool.name ?? 'LLM tool'} (${i + 1}/${tool.inputs.length}): ${input.name}`);
+    const value = await ask(
+      input,
+      defaults.get(input.name),
+      `${tool.name ?? 'LLM tool'} (${i + 1}/${tool.inputs.length}): ${input.name}`,
+    );
     if (value === undefined) return undefined;
     values[input.name] = value;
   }
   for (const p of validateInputs(tool, values)) void vscode.window.showWarningMessage(p.message);
   const filled = fillPrompt(tool, values);
-  if (filled.unknown.length) void vscode.window.showWarningMessage(`The prompt names variables that are not declared, left as they are: ${filled.unknown.join(', ')}.`);
+  if (filled.unknown.length)
+    void vscode.window.showWarningMessage(
+      `The prompt names variables that are not declared, left as they are: ${filled.unknown.join(', ')}.`,
+    );
   return { tool, prompt: filled.text };
 }
 
 /** A text box, a single pick or a multi pick from `allowed_values`, pre-filled with the default. */
-async function ask(input: LlmInput, def: string | string[] | undefined, title: string): Promise<string | string[] | undefined> {
+async function ask(
+  input: LlmInput,
+  def: string | string[] | undefined,
+  title: string,
+): Promise<string | string[] | undefined> {
   if (input.type === 'text' || !input.allowedValues?.length) {
-    return vscode.window.showInputBox({ title, prompt: input.description, value: typeof def === 'string' ? def : '', ignoreFocusOut: true });
+    return vscode.window.showInputBox({
+      title,
+      prompt: input.description,
+      value: typeof def === 'string' ? def : '',
+      ignoreFocusOut: true,
+    });
   }
   const chosen = new Set(Array.isArray(def) ? def : def !== undefined ? [def] : []);
-  const items = input.allowedValues.map((v) => ({ label: v, picked: chosen.has(v), description: chosen.has(v) ? 'default' : undefined }));
+  const items = input.allowedValues.map((v) => ({
+    label: v,
+    picked: chosen.has(v),
+    description: chosen.has(v) ? 'default' : undefined,
+  }));
   if (input.type === 'multi-select') {
-    const picked = await vscode.window.showQuickPick(items, { title, placeHolder: input.description, canPickMany: true, ignoreFocusOut: true });
+    const picked = await vscode.window.showQuickPick(items, {
+      title,
+      placeHolder: input.description,
+      canPickMany: true,
+      ignoreFocusOut: true,
+    });
     return picked?.map((p) => p.label);
   }
   items.sort((a, b) => Number(b.picked) - Number(a.picked)); // the default first, so Enter takes it
-  return (await vscode.window.showQuickPick(items, { title, placeHolder: input.description, ignoreFocusOut: true }))?.label;
+  return (await vscode.window.showQuickPick(items, { title, placeHolder: input.description, ignoreFocusOut: true }))
+    ?.label;
 }
 
 async function showViolations(ctx: LlmContext, uri: vscode.Uri, tool: LlmTool, text: string): Promise<void> {
   const violations = await ctx.queries.checkOutput(text, tool.expectedOutput);
-  const severity = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, hint: vscode.DiagnosticSeverity.Hint };
+  const severity = {
+    error: vscode.DiagnosticSeverity.Error,
+    warning: vscode.DiagnosticSeverity.Warning,
+    hint: vscode.DiagnosticSeverity.Hint,
+  };
   ctx.outputDiagnostics.set(
     uri,
     violations.map((v) => {
       const line = Math.max(0, (v.line ?? 1) - 1);
       const col = Math.max(0, (v.column ?? 1) - 1);
-      const d = new vscode.Diagnostic(new vscode.Range(line, col, line, v.line ? col + 1 : 0), v.message, severity[v.severity]);
+      const d = new vscode.Diagnostic(
+        new vscode.Range(line, col, line, v.line ? col + 1 : 0),
+        v.message,
+        severity[v.severity],
+      );
       d.source = 'tooldef';
       d.code = v.code;
       return d;
     }),
   );
   const errors = violations.filter((v) => v.severity !== 'hint');
-  if (errors.length) void vscode.window.showWarningMessage(`The answer does not match expected_output: ${errors.map((v) => v.message).join(' ')}`);
+  if (errors.length)
+    void vscode.window.showWarningMessage(
+      `The answer does not match expected_output: ${errors.map((v) => v.message).join(' ')}`,
+    );
 }

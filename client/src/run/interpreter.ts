@@ -12,7 +12,11 @@ interface PythonExtensionApi {
  * The interpreter for a run: the one selected in the Python extension when it is installed, else the
  * user's `tooldef.python.path`; undefined lets the runner look for python3/python on PATH.
  */
-export async function chooseInterpreter(resource: vscode.Uri, settingPath: string | undefined, log: vscode.LogOutputChannel): Promise<string | undefined> {
+export async function chooseInterpreter(
+  resource: vscode.Uri,
+  settingPath: string | undefined,
+  log: vscode.LogOutputChannel,
+): Promise<string | undefined> {
   const ext = vscode.extensions.getExtension<PythonExtensionApi>('ms-python.python');
   if (ext) {
     try {
@@ -30,8 +34,13 @@ export async function chooseInterpreter(resource: vscode.Uri, settingPath: strin
 
 /** Lets the user pick an interpreter file and keeps it in their user settings. */
 export async function pickInterpreter(): Promise<string | undefined> {
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Use this Python', title: 'Select a Python 3.8+ interpreter' });
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    openLabel: 'Use this Python',
+    title: 'Select a Python 3.8+ interpreter',
+  });
   const path = picked?.[0]?.fsPath;
-  if (path) await vscode.workspace.getConfiguration('tooldef').update('python.path', path, vscode.ConfigurationTarget.Global);
+  if (path)
+    await vscode.workspace.getConfiguration('tooldef').update('python.path', path, vscode.ConfigurationTarget.Global);
   return path;
 }

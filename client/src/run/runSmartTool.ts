@@ -1,5 +1,14 @@
 import * as vscode from 'vscode';
-import { formatDuration, formatMemory, resolveInputs, runSummary, startRun, type RunHandle, type RunnableTool, type RunResult } from '../../../server/src/run';
+import {
+  formatDuration,
+  formatMemory,
+  resolveInputs,
+  runSummary,
+  startRun,
+  type RunHandle,
+  type RunnableTool,
+  type RunResult,
+} from '../../../server/src/run';
 import type { DocumentQueries } from '../documentQueries';
 import { chooseInterpreter, pickInterpreter } from './interpreter';
 import type { ResultDocuments } from './results';
@@ -19,9 +28,14 @@ const active = new Map<string, RunHandle>();
 export function runSmartToolCommand(ctx: RunContext, withDefaults: boolean) {
   return async (uri?: vscode.Uri): Promise<RunResult | undefined> => {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('Running a tool executes its Python code, which Restricted Mode does not allow. Trust this workspace to run tools; every language feature keeps working meanwhile.', 'Manage Workspace Trust').then((c) => {
-        if (c) void vscode.commands.executeCommand('workbench.trust.manage');
-      });
+      void vscode.window
+        .showWarningMessage(
+          'Running a tool executes its Python code, which Restricted Mode does not allow. Trust this workspace to run tools; every language feature keeps working meanwhile.',
+          'Manage Workspace Trust',
+        )
+        .then((c) => {
+          if (c) void vscode.commands.executeCommand('workbench.trust.manage');
+        });
       return undefined;
     }
     const doc = await documentFor(uri);
@@ -70,14 +84,20 @@ async function documentFor(uri: vscode.Uri | undefined): Promise<vscode.TextDocu
 function defaultsOf(tool: RunnableTool): Record<string, string> | undefined {
   const resolved = resolveInputs(tool, new Map(), true);
   if (resolved.badDefaults.length) {
-    void vscode.window.showErrorMessage(`The default of ${resolved.badDefaults.join(', ')} is not a string; fix it or use Run Smart Tool to enter values.`);
+    void vscode.window.showErrorMessage(
+      `The default of ${resolved.badDefaults.join(', ')} is not a string; fix it or use Run Smart Tool to enter values.`,
+    );
     return undefined;
   }
   return resolved.variables;
 }
 
 /** One input box per variable, in array order, pre-filled with the last value used or the default. */
-async function askInputs(ctx: RunContext, key: string, tool: RunnableTool): Promise<Record<string, string> | undefined> {
+async function askInputs(
+  ctx: RunContext,
+  key: string,
+  tool: RunnableTool,
+): Promise<Record<string, string> | undefined> {
   const memoryKey = `tooldef.lastInputs:${key}`;
   const last = ctx.extension.workspaceState.get<Record<string, string>>(memoryKey) ?? {};
   const values: Record<string, string> = {};
@@ -111,7 +131,9 @@ function runInTerminal(
     const pty: vscode.Pseudoterminal = {
       onDidWrite: write.event,
       open: () => {
-        out(`\x1b[2mRunning ${name} with limits ${formatDuration(opts.timeoutMs)} / ${formatMemory(opts.memoryMb)}…\x1b[0m\n`);
+        out(
+          `\x1b[2mRunning ${name} with limits ${formatDuration(opts.timeoutMs)} / ${formatMemory(opts.memoryMb)}…\x1b[0m\n`,
+        );
         handle = startRun({
           code: tool.code,
           requirements: tool.requirements,
@@ -156,7 +178,9 @@ function runInTerminal(
 function summary(name: string, r: RunResult): string {
   const account = runSummary(name, r);
   if (r.ok) return `${account} ${r.result!.length} characters.`;
-  return account ? `${r.error?.message ?? 'The tool failed.'}\n${account}` : `${name} did not run: ${r.error?.message ?? 'unknown error'}`;
+  return account
+    ? `${r.error?.message ?? 'The tool failed.'}\n${account}`
+    : `${name} did not run: ${r.error?.message ?? 'unknown error'}`;
 }
 
 async function report(ctx: RunContext, tool: RunnableTool, r: RunResult): Promise<RunResult> {
@@ -173,7 +197,10 @@ async function report(ctx: RunContext, tool: RunnableTool, r: RunResult): Promis
     return r;
   }
   const detail = e.traceback ?? e.output;
-  const choice = await vscode.window.showErrorMessage(r.limit ? `${name} was killed: ${e.message}` : e.message, ...(detail ? ['Show Details'] : []));
+  const choice = await vscode.window.showErrorMessage(
+    r.limit ? `${name} was killed: ${e.message}` : e.message,
+    ...(detail ? ['Show Details'] : []),
+  );
   if (choice) await ctx.results.show(`${name} ${e.kind === 'setup' ? 'setup output' : 'traceback'}`, detail!);
   return r;
 }

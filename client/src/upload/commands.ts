@@ -21,7 +21,10 @@ export function uploadCommand(ctx: UploadContext) {
     // Endpoints come from user settings only: a workspace cannot send files (and the token) elsewhere.
     const url = vscode.workspace.getConfiguration('tooldef').inspect<string>('upload.url')?.globalValue?.trim();
     if (!url) {
-      const choice = await vscode.window.showErrorMessage('Set tooldef.upload.url (the service\'s upload address) in your user settings to upload tools.', 'Open Settings');
+      const choice = await vscode.window.showErrorMessage(
+        "Set tooldef.upload.url (the service's upload address) in your user settings to upload tools.",
+        'Open Settings',
+      );
       if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'tooldef.upload');
       return undefined;
     }
@@ -53,7 +56,12 @@ export function uploadCommand(ctx: UploadContext) {
       void vscode.window.showInformationMessage(result.message);
       return result;
     }
-    const actions = result.kind === 'auth' ? ['Set Upload Token'] : result.kind === 'validation' ? ['Upload Anyway', 'Show Problems'] : [];
+    const actions =
+      result.kind === 'auth'
+        ? ['Set Upload Token']
+        : result.kind === 'validation'
+          ? ['Upload Anyway', 'Show Problems']
+          : [];
     const choice = await vscode.window.showErrorMessage(result.message, ...actions);
     if (choice === 'Set Upload Token' && (await askToken(ctx))) return uploadCommand(ctx)(doc.uri, force);
     if (choice === 'Upload Anyway') return uploadCommand(ctx)(doc.uri, true);
@@ -69,7 +77,12 @@ export function setUploadTokenCommand(ctx: UploadContext) {
 }
 
 async function askToken(ctx: UploadContext): Promise<string | undefined> {
-  const token = await vscode.window.showInputBox({ title: 'Upload token', prompt: 'Sent as a Bearer token with uploads; kept in VS Code\'s secret storage, never in settings or logs.', password: true, ignoreFocusOut: true });
+  const token = await vscode.window.showInputBox({
+    title: 'Upload token',
+    prompt: "Sent as a Bearer token with uploads; kept in VS Code's secret storage, never in settings or logs.",
+    password: true,
+    ignoreFocusOut: true,
+  });
   if (!token) return undefined;
   await ctx.extension.secrets.store(TOKEN_SECRET, token);
   return token;

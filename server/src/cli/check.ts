@@ -35,7 +35,8 @@ function parseArgs(args: readonly string[]): CheckOptions {
     switch (arg.flag) {
       case '--format': {
         const f = value();
-        if (f !== 'text' && f !== 'json' && f !== 'sarif') throw new UsageError(`--format must be text, json or sarif, not "${f}".`);
+        if (f !== 'text' && f !== 'json' && f !== 'sarif')
+          throw new UsageError(`--format must be text, json or sarif, not "${f}".`);
         opts.format = f;
         break;
       }
@@ -45,7 +46,8 @@ function parseArgs(args: readonly string[]): CheckOptions {
       case '--rule': {
         const [code, sev] = value().split('=');
         if (!isRuleCode(code)) throw new UsageError(`--rule: unknown rule "${code}".`);
-        if (!['error', 'warning', 'information', 'hint', 'off'].includes(sev)) throw new UsageError(`--rule ${code}: severity must be error, warning, information, hint or off.`);
+        if (!['error', 'warning', 'information', 'hint', 'off'].includes(sev))
+          throw new UsageError(`--rule ${code}: severity must be error, warning, information, hint or off.`);
         opts.rules[code] = sev as Severity | 'off';
         break;
       }
@@ -71,7 +73,9 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   const names = new Map<string, { uri: string; line: number; character: number }[]>();
   const workspace: WorkspaceIndex = {
     toolsNamed: (name, exceptUri): RelatedLocation[] =>
-      (names.get(name) ?? []).filter((n) => n.uri !== exceptUri).map((n) => ({ ...n, message: `also named "${name}" here` })),
+      (names.get(name) ?? [])
+        .filter((n) => n.uri !== exceptUri)
+        .map((n) => ({ ...n, message: `also named "${name}" here` })),
   };
   const service = getLanguageService({ settings: { ...DEFAULT_SETTINGS, rules: opts.rules }, workspace });
   for (const t of targets) {
@@ -82,7 +86,8 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       unreadable.push(t.path);
       continue;
     }
-    if (!t.explicit && !mayBeDefinition(text)) continue; // --kind forces the kind of definitions, not of every JSON file
+    // --kind forces the kind of definitions, not of every JSON file
+    if (!t.explicit && !mayBeDefinition(text)) continue;
     const model = service.parse(TextDocument.create(pathToFileURL(t.path).toString(), 'json', 1, text), opts.kind);
     if (!t.explicit && !model.kind && !looksLikeWrappedDefinition(model)) continue;
     files.push({ file: display(io.cwd, t.path), model, explicit: t.explicit });
@@ -99,7 +104,13 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     const notADefinition = opts.rules['not-a-definition'] ?? 'error';
     if (!model.kind && model.root?.type === 'object' && !model.json.syntaxErrors.length && notADefinition !== 'off') {
       diagnostics.push(
-        Diagnostic.create(Range.create(0, 0, 0, 1), 'Not a tool definition: an LLM tool has `model_prompt`, a smart tool a `metadata` object with `tool_name` or `tool_code`. Use --kind to check it anyway.', SEVERITY[notADefinition], 'not-a-definition', 'tooldef'),
+        Diagnostic.create(
+          Range.create(0, 0, 0, 1),
+          'Not a tool definition: an LLM tool has `model_prompt`, a smart tool a `metadata` object with `tool_name` or `tool_code`. Use --kind to check it anyway.',
+          SEVERITY[notADefinition],
+          'not-a-definition',
+          'tooldef',
+        ),
       );
     }
     return { file, kind: model.kind ?? null, diagnostics };
@@ -107,12 +118,15 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   if (opts.format === 'json') io.stdout.write(formatJson(reports));
   else if (opts.format === 'sarif') io.stdout.write(formatSarif(reports, VERSION));
   else io.stdout.write(formatText(reports));
-  for (const u of unreadable) io.stderr.write(`tooldef: cannot read ${display(io.cwd, u)}: no such file or not readable.\n`);
+  for (const u of unreadable)
+    io.stderr.write(`tooldef: cannot read ${display(io.cwd, u)}: no such file or not readable.\n`);
   const all = reports.flatMap((r) => r.diagnostics);
   const errors = all.filter((d) => d.severity === DiagnosticSeverity.Error).length;
   if (opts.format === 'text') {
     const warnings = all.filter((d) => d.severity === DiagnosticSeverity.Warning).length;
-    io.stderr.write(`${reports.length} file${reports.length === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}, ${all.length - errors - warnings} other.\n`);
+    io.stderr.write(
+      `${reports.length} file${reports.length === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}, ${all.length - errors - warnings} other.\n`,
+    );
   }
   if (unreadable.length) return 2;
   return errors ? 1 : 0;

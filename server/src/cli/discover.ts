@@ -33,4 +33,3 @@ export async function discover(paths: readonly string[]): Promise<{ targets: Tar
   }
   return { targets, unreadable };
 }
-

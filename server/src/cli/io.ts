@@ -42,7 +42,8 @@ export function* readArgs(args: readonly string[]): Generator<Arg> {
       positive(unit) {
         const text = value();
         const n = Number(text);
-        if (!text.trim() || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number of ${unit}, not "${text}".`);
+        if (!text.trim() || !Number.isFinite(n) || n <= 0)
+          throw new UsageError(`${flag} must be a positive number of ${unit}, not "${text}".`);
         return n;
       },
       kind() {
@@ -58,7 +59,12 @@ export function* readArgs(args: readonly string[]): Generator<Arg> {
  * Runs a command: `--help` prints its usage; a UsageError becomes its message, the usage and exit
  * status 2.
  */
-export async function withUsage(io: Io, usage: string, args: readonly string[], main: () => Promise<number>): Promise<number> {
+export async function withUsage(
+  io: Io,
+  usage: string,
+  args: readonly string[],
+  main: () => Promise<number>,
+): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout.write(usage);
     return 0;

@@ -1,6 +1,11 @@
 import { runCli } from './cli';
 
-runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env }).then(
+runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  cwd: process.cwd(),
+  env: process.env,
+}).then(
   (code) => {
     process.exitCode = code;
   },

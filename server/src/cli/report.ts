@@ -20,7 +20,9 @@ export function formatText(reports: readonly FileReport[]): string {
   const lines: string[] = [];
   for (const r of reports) {
     for (const d of r.diagnostics) {
-      lines.push(`${r.file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${severityName(d)} ${String(d.code)} ${d.message}`);
+      lines.push(
+        `${r.file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${severityName(d)} ${String(d.code)} ${d.message}`,
+      );
     }
   }
   return lines.length ? lines.join('\n') + '\n' : '';
@@ -30,14 +32,21 @@ export function formatJson(reports: readonly FileReport[]): string {
   const out = reports.map((r) => ({
     file: r.file,
     kind: r.kind,
-    diagnostics: r.diagnostics.map((d) => ({ code: String(d.code), severity: severityName(d), message: d.message, range: d.range })),
+    diagnostics: r.diagnostics.map((d) => ({
+      code: String(d.code),
+      severity: severityName(d),
+      message: d.message,
+      range: d.range,
+    })),
   }));
   return JSON.stringify(out, null, 2) + '\n';
 }
 
 /** Relative paths resolve against the checkout (%SRCROOT%); others are absolute file URIs. */
 function artifactLocation(file: string): { uri: string; uriBaseId?: string } {
-  return isAbsolute(file) ? { uri: pathToFileURL(file).toString() } : { uri: file.split('\\').join('/'), uriBaseId: '%SRCROOT%' };
+  return isAbsolute(file)
+    ? { uri: pathToFileURL(file).toString() }
+    : { uri: file.split('\\').join('/'), uriBaseId: '%SRCROOT%' };
 }
 
 const SARIF_LEVEL = { error: 'error', warning: 'warning', information: 'note', hint: 'note' } as const;

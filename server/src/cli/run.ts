@@ -86,7 +86,10 @@ function parseArgs(args: readonly string[], cwd: string): RunCliOptions {
         {
           // pip runs in another directory: a relative path is made absolute against the CLI's cwd.
           const dir = value();
-          opts.pipArgs.push('--find-links', /^[a-z][a-z0-9+.-]*:\/\//i.test(dir) || isAbsolute(dir) ? dir : resolve(cwd, dir));
+          opts.pipArgs.push(
+            '--find-links',
+            /^[a-z][a-z0-9+.-]*:\/\//i.test(dir) || isAbsolute(dir) ? dir : resolve(cwd, dir),
+          );
         }
         break;
       case '--no-index':
@@ -139,15 +142,21 @@ async function run(opts: RunCliOptions, io: Io): Promise<number> {
   const names = tool.inputs.map((i) => i.name);
   const list = (xs: readonly string[]): string => xs.map((x) => `"${x}"`).join(', ');
   if (inputs.unknown.length) {
-    say(`${opts.file} has no variable ${list(inputs.unknown)}; its variables are ${names.length ? list(names) : '(none)'}.`);
+    say(
+      `${opts.file} has no variable ${list(inputs.unknown)}; its variables are ${names.length ? list(names) : '(none)'}.`,
+    );
     return 2;
   }
   if (inputs.missing.length) {
-    say(`no value for ${list(inputs.missing)}: give --input NAME=VALUE for each, or --defaults to use the declared defaults.`);
+    say(
+      `no value for ${list(inputs.missing)}: give --input NAME=VALUE for each, or --defaults to use the declared defaults.`,
+    );
     return 2;
   }
   if (inputs.badDefaults.length) {
-    say(`the default of ${list(inputs.badDefaults)} is not a string (see tooldef check): give --input NAME=VALUE for it.`);
+    say(
+      `the default of ${list(inputs.badDefaults)} is not a string (see tooldef check): give --input NAME=VALUE for it.`,
+    );
     return 2;
   }
 
@@ -182,8 +191,21 @@ async function run(opts: RunCliOptions, io: Io): Promise<number> {
 
   for (const n of result.notices) say(`note: ${n}`);
   if (opts.json) {
-    const { ok, error, limit, elapsedMs, peakMemoryMb, outputTruncated, leftovers, notices, isolation, memory } = result;
-    const json = { ok, result: result.ok ? result.result : null, error: error ?? null, limit: limit ?? null, elapsedMs, peakMemoryMb, outputTruncated: outputTruncated ?? false, leftovers: leftovers ?? [], notices, isolation: isolation ?? null, memory: memory ?? null };
+    const { ok, error, limit, elapsedMs, peakMemoryMb, outputTruncated, leftovers, notices, isolation, memory } =
+      result;
+    const json = {
+      ok,
+      result: result.ok ? result.result : null,
+      error: error ?? null,
+      limit: limit ?? null,
+      elapsedMs,
+      peakMemoryMb,
+      outputTruncated: outputTruncated ?? false,
+      leftovers: leftovers ?? [],
+      notices,
+      isolation: isolation ?? null,
+      memory: memory ?? null,
+    };
     io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   } else if (result.ok) {
     const s = result.result!;
@@ -199,7 +221,10 @@ async function run(opts: RunCliOptions, io: Io): Promise<number> {
   return exitCode(result, interrupted);
 }
 
-/** 0 a string was returned; 3 a limit was hit; 2 no usable Python or bad limits; 130 interrupted; 1 any other failure. */
+/**
+ * 0 a string was returned; 3 a limit was hit; 2 no usable Python or bad limits; 130 interrupted; 1 any
+ * other failure.
+ */
 export function exitCode(result: RunResult, interrupted = false): number {
   if (result.ok) return 0;
   if (result.error?.kind === 'cancelled' && interrupted) return 130;

@@ -78,7 +78,9 @@ function parseArgs(args: readonly string[]): UploadCliOptions {
         opts.quiet = true;
         break;
       case '--token':
-        throw new UsageError('the token is not accepted on the command line (it would show in shell history and process lists): set TOOLDEF_TOKEN.');
+        throw new UsageError(
+          'the token is not accepted on the command line (it would show in shell history and process lists): set TOOLDEF_TOKEN.',
+        );
       default:
         if (a.startsWith('-') && a !== '-') throw new UsageError(`Unknown option ${a}.`);
         if (opts.file !== undefined) throw new UsageError('Name one file to upload.');
@@ -153,7 +155,9 @@ async function upload(opts: UploadCliOptions, io: Io): Promise<number> {
 
   const v = result.validation;
   if (v && (v.errors || (v.warnings && !opts.quiet))) {
-    const shownDiagnostics = v.diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error || (!opts.quiet && d.severity === DiagnosticSeverity.Warning));
+    const shownDiagnostics = v.diagnostics.filter(
+      (d) => d.severity === DiagnosticSeverity.Error || (!opts.quiet && d.severity === DiagnosticSeverity.Warning),
+    );
     io.stderr.write(formatText([{ file: shown, kind: v.kind, diagnostics: shownDiagnostics }]));
     for (const p of v.problems) io.stderr.write(`${shown}: error ${p}\n`);
   }
@@ -162,7 +166,11 @@ async function upload(opts: UploadCliOptions, io: Io): Promise<number> {
     if (!opts.json) io.stdout.write(`${result.message}\n`);
   } else {
     const hint =
-      result.kind === 'auth' ? ' Set TOOLDEF_TOKEN to a valid token.' : result.kind === 'validation' ? ' (--force uploads it anyway.)' : '';
+      result.kind === 'auth'
+        ? ' Set TOOLDEF_TOKEN to a valid token.'
+        : result.kind === 'validation'
+          ? ' (--force uploads it anyway.)'
+          : '';
     say(`${result.message}${hint}`);
   }
   return exitCode(result, interrupted);
@@ -198,7 +206,12 @@ function toJson(r: UploadResult): Record<string, unknown> {
           errors: v.errors,
           warnings: v.warnings,
           problems: v.problems,
-          diagnostics: v.diagnostics.map((d) => ({ code: String(d.code), severity: severityName(d), message: d.message, range: d.range })),
+          diagnostics: v.diagnostics.map((d) => ({
+            code: String(d.code),
+            severity: severityName(d),
+            message: d.message,
+            range: d.range,
+          })),
         }
       : null,
   };

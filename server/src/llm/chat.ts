@@ -55,7 +55,10 @@ export interface ChatOptions {
   readonly totalTimeoutMs?: number;
   /** Ask for a final usage chunk with `stream_options.include_usage` (default true). */
   readonly includeUsage?: boolean;
-  /** Name of the token limit in the request body (default `max_tokens`; newer OpenAI models want `max_completion_tokens`). */
+  /**
+   * Name of the token limit in the request body (default `max_tokens`; newer OpenAI models want
+   * `max_completion_tokens`).
+   */
   readonly maxTokensField?: 'max_tokens' | 'max_completion_tokens';
   /** Text appended to the 401/403 message (default: how to set the key). */
   readonly apiKeyHint?: string;
@@ -108,7 +111,11 @@ export class ChatError extends Error {
   /** Text streamed before the error. */
   readonly partialText: string;
 
-  constructor(kind: ChatErrorKind, message: string, extra: { status?: number; serverMessage?: string; retryAfterMs?: number; partialText?: string } = {}) {
+  constructor(
+    kind: ChatErrorKind,
+    message: string,
+    extra: { status?: number; serverMessage?: string; retryAfterMs?: number; partialText?: string } = {},
+  ) {
     super(message);
     this.kind = kind;
     this.status = extra.status;
@@ -126,9 +133,18 @@ const ERROR_BODY_LIMIT = 64 * 1024;
 // Pure helpers
 
 /** Picks the first id of `modelIds` that the map names a model for; else `*`; else a ChatError. */
-export function resolveModel(modelIds: readonly string[], map: Readonly<Record<string, string>> | ReadonlyMap<string, string>, setting = MODEL_MAP_SETTING): { id: string | undefined; model: string } {
+export function resolveModel(
+  modelIds: readonly string[],
+  map: Readonly<Record<string, string>> | ReadonlyMap<string, string>,
+  setting = MODEL_MAP_SETTING,
+): { id: string | undefined; model: string } {
   const get = (k: string): string | undefined => {
-    const v = map instanceof Map ? map.get(k) : Object.prototype.hasOwnProperty.call(map, k) ? (map as Record<string, string>)[k] : undefined;
+    const v =
+      map instanceof Map
+        ? map.get(k)
+        : Object.prototype.hasOwnProperty.call(map, k)
+          ? (map as Record<string, string>)[k]
+          : undefined;
     return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
   };
   for (const id of modelIds) {
@@ -138,12 +154,20 @@ export function resolveModel(modelIds: readonly string[], map: Readonly<Record<s
   const any = get('*');
   if (any) return { id: modelIds[0], model: any };
   const example = modelIds[0] ?? 'gpt-4';
-  const what = modelIds.length ? `None of this tool's model_version ids (${listOf(modelIds)}) is mapped to a model of the endpoint.` : 'This tool lists no model_version ids.';
-  throw new ChatError('no-model', `${what} Add a mapping to the setting "${setting}", e.g. { "${example}": "<endpoint model name>" } (the key "*" maps any id).`);
+  const what = modelIds.length
+    ? `None of this tool's model_version ids (${listOf(modelIds)}) is mapped to a model of the endpoint.`
+    : 'This tool lists no model_version ids.';
+  throw new ChatError(
+    'no-model',
+    `${what} Add a mapping to the setting "${setting}", e.g. { "${example}": "<endpoint model name>" } (the key "*" maps any id).`,
+  );
 }
 
 /** The file's sampling parameters as request-body fields (finite numbers only). */
-export function requestParameters(parameters: LlmParameters | undefined, maxTokensField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens'): Record<string, number> {
+export function requestParameters(
+  parameters: LlmParameters | undefined,
+  maxTokensField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens',
+): Record<string, number> {
   const out: Record<string, number> = {};
   if (!parameters) return out;
   for (const name of PARAMETER_NAMES) {
@@ -169,11 +193,22 @@ export function chatCompletionsUrl(baseUrl: string): URL {
   try {
     url = new URL(baseUrl.trim());
   } catch {
-    throw new ChatError('invalid-url', `The LLM endpoint base URL is not a valid URL: ${JSON.stringify(safeUrlText(baseUrl))}.`);
+    throw new ChatError(
+      'invalid-url',
+      `The LLM endpoint base URL is not a valid URL: ${JSON.stringify(safeUrlText(baseUrl))}.`,
+    );
   }
-  if (url.username || url.password) throw new ChatError('invalid-url', 'The LLM endpoint base URL must not contain a user name or password: set the API key instead.');
+  if (url.username || url.password)
+    throw new ChatError(
+      'invalid-url',
+      'The LLM endpoint base URL must not contain a user name or password: set the API key instead.',
+    );
   if (url.protocol === 'http:') {
-    if (!isLoopbackHost(url.hostname)) throw new ChatError('insecure-url', `Refusing to send the prompt and API key over plain http:// to ${url.host}: use https:// (plain http is allowed only for loopback addresses).`);
+    if (!isLoopbackHost(url.hostname))
+      throw new ChatError(
+        'insecure-url',
+        `Refusing to send the prompt and API key over plain http:// to ${url.host}: use https:// (plain http is allowed only for loopback addresses).`,
+      );
   } else if (url.protocol !== 'https:') {
     throw new ChatError('invalid-url', `The LLM endpoint base URL must be https:// (got ${url.protocol}).`);
   }
@@ -253,7 +288,10 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
   const log = (line: string): void => options.log?.(redact(line));
   // Everything that can be refused is refused before connecting.
   const url = chatCompletionsUrl(options.baseUrl);
-  const { id: modelId, model } = typeof options.model === 'string' ? { id: undefined, model: options.model } : resolveModel(options.model.modelIds, options.model.map, options.model.setting);
+  const { id: modelId, model } =
+    typeof options.model === 'string'
+      ? { id: undefined, model: options.model }
+      : resolveModel(options.model.modelIds, options.model.map, options.model.setting);
   if (!model.trim()) throw new ChatError('no-model', 'No endpoint model name was given.');
   if (options.signal?.aborted) throw new ChatError('cancelled', 'The LLM request was cancelled.');
 
@@ -267,7 +305,11 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
   const apiKey = options.apiKey?.trim();
   if (apiKey) {
-    if (/[^\x21-\x7e]/.test(apiKey)) throw new ChatError('auth', 'The API key contains spaces, line breaks or non-ASCII characters and cannot be sent: set it again.');
+    if (/[^\x21-\x7e]/.test(apiKey))
+      throw new ChatError(
+        'auth',
+        'The API key contains spaces, line breaks or non-ASCII characters and cannot be sent: set it again.',
+      );
     headers.Authorization = `Bearer ${apiKey}`;
   }
 
@@ -300,16 +342,33 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
     const partial = { partialText: text };
     const when = phase ? ` ${phase}` : '';
     if (stopped === 'cancelled') return new ChatError('cancelled', `The LLM request was cancelled${when}.`, partial);
-    if (stopped === 'total-timeout') return new ChatError('timeout', `The LLM request took longer than ${seconds(options.totalTimeoutMs!)} in all and was stopped${when}.`, partial);
-    return new ChatError('timeout', `The LLM endpoint ${shownUrl(url)} sent nothing for ${seconds(timeoutMs)}${when}; the request was stopped.`, partial);
+    if (stopped === 'total-timeout')
+      return new ChatError(
+        'timeout',
+        `The LLM request took longer than ${seconds(options.totalTimeoutMs!)} in all and was stopped${when}.`,
+        partial,
+      );
+    return new ChatError(
+      'timeout',
+      `The LLM endpoint ${shownUrl(url)} sent nothing for ${seconds(timeoutMs)}${when}; the request was stopped.`,
+      partial,
+    );
   };
 
   try {
     arm();
-    log(`POST ${shownUrl(url)} model=${model}${modelId ? ` (for ${modelId})` : ''} messages=${options.messages.length}`);
+    log(
+      `POST ${shownUrl(url)} model=${model}${modelId ? ` (for ${modelId})` : ''} messages=${options.messages.length}`,
+    );
     let response: Response;
     try {
-      response = await (options.fetch ?? fetch)(url, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal, redirect: 'manual' });
+      response = await (options.fetch ?? fetch)(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: controller.signal,
+        redirect: 'manual',
+      });
     } catch (e) {
       if (stopped) throw stoppedError('while waiting for the response');
       throw new ChatError('network', redact(`Could not reach the LLM endpoint ${shownUrl(url)}: ${networkReason(e)}.`));
@@ -327,7 +386,13 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
       } catch {
         // an unparsable Location: say nothing about it
       }
-      throw new ChatError('http', redact(`The LLM endpoint redirected the request (${response.status})${target}; redirects are not followed: set the base URL to the final address.`), { status: response.status });
+      throw new ChatError(
+        'http',
+        redact(
+          `The LLM endpoint redirected the request (${response.status})${target}; redirects are not followed: set the base URL to the final address.`,
+        ),
+        { status: response.status },
+      );
     }
     if (!response.ok) {
       let errorBody = '';
@@ -349,11 +414,17 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
       onDelta?.(delta);
     };
     const onChunk = (json: unknown): void => {
-      if (!json || typeof json !== 'object') throw new ChatError('protocol', 'The LLM endpoint sent a stream event that is not a JSON object.', { partialText: text });
+      if (!json || typeof json !== 'object')
+        throw new ChatError('protocol', 'The LLM endpoint sent a stream event that is not a JSON object.', {
+          partialText: text,
+        });
       const chunk = json as Record<string, unknown>;
       if (chunk.error !== undefined) {
         const msg = redact(serverErrorMessage(JSON.stringify(chunk)) ?? 'unknown error');
-        throw new ChatError('server', `The LLM endpoint reported an error mid-stream: ${msg}`, { serverMessage: msg, partialText: text });
+        throw new ChatError('server', `The LLM endpoint reported an error mid-stream: ${msg}`, {
+          serverMessage: msg,
+          partialText: text,
+        });
       }
       if (typeof chunk.model === 'string') responseModel = chunk.model;
       if (chunk.usage && typeof chunk.usage === 'object') usage = chunk.usage as ChatUsage;
@@ -368,7 +439,11 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
     if (/\bjson\b/i.test(contentType) && !/event-stream/i.test(contentType)) {
       // The server ignored `stream: true` and answered with one completion object.
       const raw = await readLimited(response, Number.POSITIVE_INFINITY, arm).catch((e) => {
-        throw stopped ? stoppedError('while reading the answer') : new ChatError('network', redact(`The connection broke while reading the answer: ${networkReason(e)}.`), { partialText: text });
+        throw stopped
+          ? stoppedError('while reading the answer')
+          : new ChatError('network', redact(`The connection broke while reading the answer: ${networkReason(e)}.`), {
+              partialText: text,
+            });
       });
       let json: unknown;
       try {
@@ -395,10 +470,25 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
           try {
             json = JSON.parse(data);
           } catch {
-            if (ev.event === 'error') throw new ChatError('server', `The LLM endpoint reported an error mid-stream: ${redact(clip(data, 300))}`, { serverMessage: redact(clip(data, 300)), partialText: text });
-            throw new ChatError('protocol', `The LLM endpoint sent a stream event that is not JSON: ${redact(clip(data, 120))}`, { partialText: text });
+            if (ev.event === 'error')
+              throw new ChatError(
+                'server',
+                `The LLM endpoint reported an error mid-stream: ${redact(clip(data, 300))}`,
+                { serverMessage: redact(clip(data, 300)), partialText: text },
+              );
+            throw new ChatError(
+              'protocol',
+              `The LLM endpoint sent a stream event that is not JSON: ${redact(clip(data, 120))}`,
+              { partialText: text },
+            );
           }
-          if (ev.event === 'error' && json && typeof json === 'object' && (json as Record<string, unknown>).error === undefined) json = { error: json };
+          if (
+            ev.event === 'error' &&
+            json &&
+            typeof json === 'object' &&
+            (json as Record<string, unknown>).error === undefined
+          )
+            json = { error: json };
           onChunk(json);
         }
       };
@@ -409,7 +499,11 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
             result = await reader.read();
           } catch (e) {
             if (stopped) throw stoppedError(text ? 'mid-answer' : 'before any answer arrived');
-            throw new ChatError('network', redact(`The connection to the LLM endpoint broke mid-stream: ${networkReason(e)}.`), { partialText: text });
+            throw new ChatError(
+              'network',
+              redact(`The connection to the LLM endpoint broke mid-stream: ${networkReason(e)}.`),
+              { partialText: text },
+            );
           }
           arm();
           if (result.done) {
@@ -448,7 +542,10 @@ function seconds(ms: number): string {
 function networkReason(e: unknown): string {
   const err = e as { message?: string; cause?: { code?: string; message?: string } } | undefined;
   const cause = err?.cause;
-  if (cause?.code) return cause.message?.includes(cause.code) ? cause.message : `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;
+  if (cause?.code)
+    return cause.message?.includes(cause.code)
+      ? cause.message
+      : `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;
   return cause?.message ?? err?.message ?? String(e);
 }
 
@@ -473,7 +570,14 @@ async function readLimited(response: Response, limit: number, onProgress: () => 
   }
 }
 
-function httpError(response: Response, body: string, url: URL, model: string, options: ChatOptions, redact: (s: string) => string): ChatError {
+function httpError(
+  response: Response,
+  body: string,
+  url: URL,
+  model: string,
+  options: ChatOptions,
+  redact: (s: string) => string,
+): ChatError {
   const status = response.status;
   const statusText = `${status}${response.statusText ? ` ${response.statusText}` : ''}`;
   const serverMessage = (() => {
@@ -483,24 +587,41 @@ function httpError(response: Response, body: string, url: URL, model: string, op
   const said = serverMessage ? `: ${serverMessage.replace(/[.!?]$/, '')}` : '';
   const extra = { status, serverMessage };
   if (status === 401 || status === 403) {
-    const hint = options.apiKeyHint ?? (options.apiKey?.trim() ? 'Check the API key set for this endpoint.' : 'No API key is set: set the API key for this endpoint.');
-    return new ChatError('auth', redact(`The LLM endpoint rejected the request (${statusText})${said}. ${hint}`), extra);
+    const hint =
+      options.apiKeyHint ??
+      (options.apiKey?.trim()
+        ? 'Check the API key set for this endpoint.'
+        : 'No API key is set: set the API key for this endpoint.');
+    return new ChatError(
+      'auth',
+      redact(`The LLM endpoint rejected the request (${statusText})${said}. ${hint}`),
+      extra,
+    );
   }
   if (status === 404) {
     return new ChatError(
       'model-not-found',
-      redact(`The LLM endpoint answered ${statusText} for model "${model}" at ${shownUrl(url)}${said}. Check the model mapping and that the base URL includes the API path (often /v1).`),
+      redact(
+        `The LLM endpoint answered ${statusText} for model "${model}" at ${shownUrl(url)}${said}. Check the model mapping and that the base URL includes the API path (often /v1).`,
+      ),
       extra,
     );
   }
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(response.headers);
     const retry = retryAfterMs !== undefined ? ` Retry after ${Math.ceil(retryAfterMs / 1000)} s.` : ' Retry later.';
-    return new ChatError('rate-limit', redact(`The LLM endpoint is rate limiting requests (${statusText})${said}.${retry}`), { ...extra, retryAfterMs });
+    return new ChatError(
+      'rate-limit',
+      redact(`The LLM endpoint is rate limiting requests (${statusText})${said}.${retry}`),
+      { ...extra, retryAfterMs },
+    );
   }
   if (status >= 500) {
     const retryAfterMs = parseRetryAfter(response.headers);
-    return new ChatError('server', redact(`The LLM endpoint failed (${statusText})${said}.`), { ...extra, retryAfterMs });
+    return new ChatError('server', redact(`The LLM endpoint failed (${statusText})${said}.`), {
+      ...extra,
+      retryAfterMs,
+    });
   }
   return new ChatError('http', redact(`The LLM endpoint refused the request (${statusText})${said}.`), extra);
 }

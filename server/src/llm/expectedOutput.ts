@@ -67,7 +67,11 @@ export function checkOutput(text: string, expected: ExpectedOutput | undefined):
       if (expected.language) checkLanguage(text, expected.language, out);
       break;
     default:
-      out.push({ code: 'unknown-type', severity: 'hint', message: `expected_output type "${expected.type}" is not one of text, code, limited: only its format is checked.` });
+      out.push({
+        code: 'unknown-type',
+        severity: 'hint',
+        message: `expected_output type "${expected.type}" is not one of text, code, limited: only its format is checked.`,
+      });
   }
   if (expected.format) checkFormat(text, expected.format, out);
   return out;
@@ -78,7 +82,11 @@ export function checkOutput(text: string, expected: ExpectedOutput | undefined):
 
 function checkLimited(text: string, allowed: readonly string[] | undefined, out: OutputViolation[]): void {
   if (!allowed || allowed.length === 0) {
-    out.push({ code: 'no-allowed-values', severity: 'hint', message: 'expected_output is "limited" but lists no allowed_values: the answer cannot be checked.' });
+    out.push({
+      code: 'no-allowed-values',
+      severity: 'hint',
+      message: 'expected_output is "limited" but lists no allowed_values: the answer cannot be checked.',
+    });
     return;
   }
   const answer = text.trim();
@@ -86,16 +94,28 @@ function checkLimited(text: string, allowed: readonly string[] | undefined, out:
   const shown = JSON.stringify(answer.length > 80 ? `${answer.slice(0, 80)}…` : answer);
   const folded = allowed.find((a) => a.toLowerCase() === answer.toLowerCase());
   if (folded !== undefined) {
-    out.push({ code: 'case-mismatch', severity: 'warning', message: `The answer ${shown} differs only in case from the allowed value ${JSON.stringify(folded)}.` });
+    out.push({
+      code: 'case-mismatch',
+      severity: 'warning',
+      message: `The answer ${shown} differs only in case from the allowed value ${JSON.stringify(folded)}.`,
+    });
     return;
   }
   const bare = undecorate(answer);
   const exact = allowed.find((a) => a === bare) ?? allowed.find((a) => a.toLowerCase() === bare.toLowerCase());
   if (exact !== undefined) {
-    out.push({ code: 'decorated-value', severity: 'warning', message: `The answer ${shown} matches the allowed value ${JSON.stringify(exact)} only after removing quotes, markup or punctuation${exact === bare ? '' : ' and ignoring case'}.` });
+    out.push({
+      code: 'decorated-value',
+      severity: 'warning',
+      message: `The answer ${shown} matches the allowed value ${JSON.stringify(exact)} only after removing quotes, markup or punctuation${exact === bare ? '' : ' and ignoring case'}.`,
+    });
     return;
   }
-  out.push({ code: 'not-allowed-value', severity: 'error', message: `The answer ${shown} is not one of the allowed values (${listOf(allowed)}).` });
+  out.push({
+    code: 'not-allowed-value',
+    severity: 'error',
+    message: `The answer ${shown} is not one of the allowed values (${listOf(allowed)}).`,
+  });
 }
 
 /** Strips wrapping quotes, backticks, `*`/`_` emphasis and a final period, repeatedly. */
@@ -150,23 +170,74 @@ export function fencedBlocks(text: string): FencedBlock[] {
 }
 
 function block(open: { info: string; contentOffset: number }, content: string, closed: boolean): FencedBlock {
-  return { info: open.info, language: (open.info.split(/\s+/)[0] ?? '').replace(/^\{?\.?/, '').replace(/\}$/, '').toLowerCase(), content, contentOffset: open.contentOffset, closed };
+  return {
+    info: open.info,
+    language: (open.info.split(/\s+/)[0] ?? '')
+      .replace(/^\{?\.?/, '')
+      .replace(/\}$/, '')
+      .toLowerCase(),
+    content,
+    contentOffset: open.contentOffset,
+    closed,
+  };
 }
 
 const LANGUAGE_ALIASES: Record<string, string> = {
-  py: 'python', python3: 'python', py3: 'python', python2: 'python',
-  js: 'javascript', node: 'javascript', nodejs: 'javascript', mjs: 'javascript', cjs: 'javascript', ecmascript: 'javascript',
+  py: 'python',
+  python3: 'python',
+  py3: 'python',
+  python2: 'python',
+  js: 'javascript',
+  node: 'javascript',
+  nodejs: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  ecmascript: 'javascript',
   ts: 'typescript',
-  sh: 'shell', bash: 'shell', zsh: 'shell', shellscript: 'shell', console: 'shell',
-  'c++': 'cpp', cxx: 'cpp', cc: 'cpp', hpp: 'cpp',
-  'c#': 'csharp', cs: 'csharp',
-  'f#': 'fsharp', fs: 'fsharp',
-  yml: 'yaml', golang: 'go', rs: 'rust', rb: 'ruby', kt: 'kotlin', kts: 'kotlin',
-  ps1: 'powershell', pwsh: 'powershell', ps: 'powershell',
-  md: 'markdown', htm: 'html', xhtml: 'html', txt: 'text', plaintext: 'text', plain: 'text',
-  postgresql: 'sql', postgres: 'sql', mysql: 'sql', sqlite: 'sql', tsql: 'sql', plsql: 'sql', psql: 'sql',
-  'objective-c': 'objc', objectivec: 'objc', jl: 'julia', r: 'r', vb: 'vbnet', 'vb.net': 'vbnet',
-  dockerfile: 'docker', tf: 'terraform', hcl: 'terraform',
+  sh: 'shell',
+  bash: 'shell',
+  zsh: 'shell',
+  shellscript: 'shell',
+  console: 'shell',
+  'c++': 'cpp',
+  cxx: 'cpp',
+  cc: 'cpp',
+  hpp: 'cpp',
+  'c#': 'csharp',
+  cs: 'csharp',
+  'f#': 'fsharp',
+  fs: 'fsharp',
+  yml: 'yaml',
+  golang: 'go',
+  rs: 'rust',
+  rb: 'ruby',
+  kt: 'kotlin',
+  kts: 'kotlin',
+  ps1: 'powershell',
+  pwsh: 'powershell',
+  ps: 'powershell',
+  md: 'markdown',
+  htm: 'html',
+  xhtml: 'html',
+  txt: 'text',
+  plaintext: 'text',
+  plain: 'text',
+  postgresql: 'sql',
+  postgres: 'sql',
+  mysql: 'sql',
+  sqlite: 'sql',
+  tsql: 'sql',
+  plsql: 'sql',
+  psql: 'sql',
+  'objective-c': 'objc',
+  objectivec: 'objc',
+  jl: 'julia',
+  r: 'r',
+  vb: 'vbnet',
+  'vb.net': 'vbnet',
+  dockerfile: 'docker',
+  tf: 'terraform',
+  hcl: 'terraform',
 };
 
 /** A canonical language name: lower-case, aliases resolved, `python 3`/`python3` → `python`. */
@@ -181,13 +252,21 @@ function checkLanguage(text: string, language: string, out: OutputViolation[]): 
   const want = canonicalLanguage(language);
   const blocks = fencedBlocks(text);
   if (blocks.length === 0) {
-    out.push({ code: 'missing-fence', severity: 'hint', message: `The answer has no fenced code block (\`\`\`${language.trim().toLowerCase()} … \`\`\`), so its language (${language}) cannot be confirmed.` });
+    out.push({
+      code: 'missing-fence',
+      severity: 'hint',
+      message: `The answer has no fenced code block (\`\`\`${language.trim().toLowerCase()} … \`\`\`), so its language (${language}) cannot be confirmed.`,
+    });
     return;
   }
   if (blocks.some((b) => b.language && canonicalLanguage(b.language) === want)) return;
   const marked = blocks.filter((b) => b.language);
   if (marked.length === 0) {
-    out.push({ code: 'fence-without-language', severity: 'hint', message: `The answer's code block${blocks.length > 1 ? 's have' : ' has'} no language in the fence, so the expected language (${language}) cannot be confirmed.` });
+    out.push({
+      code: 'fence-without-language',
+      severity: 'hint',
+      message: `The answer's code block${blocks.length > 1 ? 's have' : ' has'} no language in the fence, so the expected language (${language}) cannot be confirmed.`,
+    });
     return;
   }
   const first = marked[0];
@@ -228,13 +307,31 @@ interface FormatSpec {
 function formatSpec(format: string): FormatSpec | undefined {
   switch (format.trim().toLowerCase()) {
     case 'json':
-      return { name: 'JSON', code: 'invalid-json', fenceNames: ['json', 'json5', 'jsonc'], check: jsonErrors, preferFence: false };
+      return {
+        name: 'JSON',
+        code: 'invalid-json',
+        fenceNames: ['json', 'json5', 'jsonc'],
+        check: jsonErrors,
+        preferFence: false,
+      };
     case 'xml':
       return { name: 'XML', code: 'invalid-xml', fenceNames: ['xml'], check: xmlErrors, preferFence: false };
     case 'csv':
-      return { name: 'CSV', code: 'invalid-csv', fenceNames: ['csv'], check: (c) => csvErrors(c, ','), preferFence: true };
+      return {
+        name: 'CSV',
+        code: 'invalid-csv',
+        fenceNames: ['csv'],
+        check: (c) => csvErrors(c, ','),
+        preferFence: true,
+      };
     case 'tsv':
-      return { name: 'TSV', code: 'invalid-csv', fenceNames: ['tsv', 'csv'], check: (c) => csvErrors(c, '\t'), preferFence: true };
+      return {
+        name: 'TSV',
+        code: 'invalid-csv',
+        fenceNames: ['tsv', 'csv'],
+        check: (c) => csvErrors(c, '\t'),
+        preferFence: true,
+      };
     default:
       return undefined;
   }
@@ -243,7 +340,11 @@ function formatSpec(format: string): FormatSpec | undefined {
 function checkFormat(text: string, format: string, out: OutputViolation[]): void {
   const spec = formatSpec(format);
   if (!spec) {
-    out.push({ code: 'format-not-checked', severity: 'hint', message: `Format "${format}" is not checked (JSON, XML, CSV and TSV are).` });
+    out.push({
+      code: 'format-not-checked',
+      severity: 'hint',
+      message: `Format "${format}" is not checked (JSON, XML, CSV and TSV are).`,
+    });
     return;
   }
   const blocks = fencedBlocks(text);
@@ -255,7 +356,11 @@ function checkFormat(text: string, format: string, out: OutputViolation[]): void
   if (candidate) {
     const errors = spec.check(candidate.content);
     if (errors.length === 0) {
-      out.push({ code: 'format-in-fence', severity: 'hint', message: `The ${spec.name} is inside a fenced code block; the answer itself is not bare ${spec.name}.` });
+      out.push({
+        code: 'format-in-fence',
+        severity: 'hint',
+        message: `The ${spec.name} is inside a fenced code block; the answer itself is not bare ${spec.name}.`,
+      });
       return;
     }
     report(text, errors, spec, candidate.contentOffset, out, ` (in the fenced block)`);
@@ -265,7 +370,15 @@ function checkFormat(text: string, format: string, out: OutputViolation[]): void
   report(text, wholeErrors ?? spec.check(text), spec, 0, out, '', note);
 }
 
-function report(text: string, errors: FormatError[], spec: FormatSpec, base: number, out: OutputViolation[], where: string, note = ''): void {
+function report(
+  text: string,
+  errors: FormatError[],
+  spec: FormatSpec,
+  base: number,
+  out: OutputViolation[],
+  where: string,
+  note = '',
+): void {
   const baseLine = positionAt(text, base).line;
   const shown = errors.slice(0, 5);
   for (const e of shown) {
@@ -275,14 +388,26 @@ function report(text: string, errors: FormatError[], spec: FormatSpec, base: num
       ({ line, column } = positionAt(text, base + e.offset));
     } else if (e.line !== undefined) {
       line = baseLine + e.line - 1;
-      column = e.column === undefined ? undefined : e.line === 1 ? positionAt(text, base).column + e.column - 1 : e.column;
+      column =
+        e.column === undefined ? undefined : e.line === 1 ? positionAt(text, base).column + e.column - 1 : e.column;
     }
-    const at = line === undefined ? '' : column === undefined ? ` at line ${line}` : ` at line ${line}, column ${column}`;
-    const violation: OutputViolation = { code: e.code ?? spec.code, severity: e.severity ?? 'error', message: `${e.code === 'inconsistent-columns' ? `Inconsistent ${spec.name} columns` : e.severity === 'warning' ? `Suspicious ${spec.name}` : `Invalid ${spec.name}`}${at}${where}: ${e.message}${note}` };
-    out.push(line === undefined ? violation : column === undefined ? { ...violation, line } : { ...violation, line, column });
+    const at =
+      line === undefined ? '' : column === undefined ? ` at line ${line}` : ` at line ${line}, column ${column}`;
+    const violation: OutputViolation = {
+      code: e.code ?? spec.code,
+      severity: e.severity ?? 'error',
+      message: `${e.code === 'inconsistent-columns' ? `Inconsistent ${spec.name} columns` : e.severity === 'warning' ? `Suspicious ${spec.name}` : `Invalid ${spec.name}`}${at}${where}: ${e.message}${note}`,
+    };
+    out.push(
+      line === undefined ? violation : column === undefined ? { ...violation, line } : { ...violation, line, column },
+    );
   }
   if (errors.length > shown.length) {
-    out.push({ code: shown[shown.length - 1].code ?? spec.code, severity: 'error', message: `… and ${errors.length - shown.length} more ${spec.name} problem(s).` });
+    out.push({
+      code: shown[shown.length - 1].code ?? spec.code,
+      severity: 'error',
+      message: `… and ${errors.length - shown.length} more ${spec.name} problem(s).`,
+    });
   }
 }
 
@@ -304,7 +429,8 @@ export function positionAt(text: string, offset: number): { line: number; column
 // JSON -----------------------------------------------------------------------------------------
 
 const JSON_ERROR_WORDS: Record<string, string> = {
-  InvalidSymbol: 'unexpected character (JSON allows objects, arrays, double-quoted strings, numbers, true, false and null)',
+  InvalidSymbol:
+    'unexpected character (JSON allows objects, arrays, double-quoted strings, numbers, true, false and null)',
   InvalidNumberFormat: 'invalid number',
   PropertyNameExpected: 'property name expected (names need double quotes; no trailing commas)',
   ValueExpected: 'value expected (no trailing commas)',
@@ -371,7 +497,8 @@ function xmlStructure(xml: string): FormatError | undefined {
     const textEnd = lt < 0 ? n : lt;
     if (depth === 0) {
       const m = /\S/.exec(xml.slice(i, textEnd));
-      if (m && !(i === 0 && m.index === 0 && xml.charCodeAt(0) === 0xfeff)) return { message: 'text outside the root element', offset: i + m.index };
+      if (m && !(i === 0 && m.index === 0 && xml.charCodeAt(0) === 0xfeff))
+        return { message: 'text outside the root element', offset: i + m.index };
     }
     if (lt < 0) break;
     if (xml.startsWith('<!--', lt)) {
@@ -409,7 +536,8 @@ function xmlStructure(xml: string): FormatError | undefined {
         } else if (c === '"' || c === "'") quote = c;
         else if (c === '>') break;
       }
-      if (depth === 0 && ++roots > 1) return { message: 'more than one root element (XML has exactly one)', offset: lt };
+      if (depth === 0 && ++roots > 1)
+        return { message: 'more than one root element (XML has exactly one)', offset: lt };
       if (xml[j - 1] !== '/') depth++;
       i = j + 1;
     }
@@ -427,7 +555,13 @@ interface CsvRecordInfo {
 function csvErrors(content: string, delimiter: string): FormatError[] {
   let rows: CsvRecordInfo[];
   try {
-    rows = parseCsv(content, { bom: true, delimiter, skip_empty_lines: true, relax_column_count: true, info: true }) as unknown as CsvRecordInfo[];
+    rows = parseCsv(content, {
+      bom: true,
+      delimiter,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      info: true,
+    }) as unknown as CsvRecordInfo[];
   } catch (e) {
     const err = e as { message?: string; lines?: number; code?: string };
     const message = err.message ?? String(e); // csv-parse's own text names the problem and the line
@@ -439,12 +573,21 @@ function csvErrors(content: string, delimiter: string): FormatError[] {
   const headerLine = rows[0].info.lines;
   for (const row of rows.slice(1)) {
     if (row.record.length !== width) {
-      errors.push({ code: 'inconsistent-columns', message: `this row has ${row.record.length} field(s), the first row (line ${headerLine}) has ${width}`, line: row.info.lines });
+      errors.push({
+        code: 'inconsistent-columns',
+        message: `this row has ${row.record.length} field(s), the first row (line ${headerLine}) has ${width}`,
+        line: row.info.lines,
+      });
     }
   }
   if (errors.length === 0 && width === 1 && delimiter === ',' && rows.length > 1) {
     const other = [';', '\t', '|'].find((d) => rows.every((r) => r.record[0].includes(d)));
-    if (other) errors.push({ severity: 'warning', message: `every row has a single field but contains ${other === '\t' ? 'tabs' : `"${other}"`}: the data seems to use another delimiter than ","`, line: headerLine });
+    if (other)
+      errors.push({
+        severity: 'warning',
+        message: `every row has a single field but contains ${other === '\t' ? 'tabs' : `"${other}"`}: the data seems to use another delimiter than ","`,
+        line: headerLine,
+      });
   }
   return errors;
 }

@@ -66,21 +66,34 @@ export interface LlmTool {
   readonly warnings: readonly string[];
 }
 
-export type LlmToolResult = { readonly ok: true; readonly tool: LlmTool } | { readonly ok: false; readonly error: string };
+export type LlmToolResult =
+  { readonly ok: true; readonly tool: LlmTool } | { readonly ok: false; readonly error: string };
 
 /** Reads the LLM-tool description from a parsed model, or says clearly why it is not one. */
 export function llmToolOf(model: ToolModel): LlmToolResult {
   if (model.root?.type !== 'object') {
-    const why = model.json.syntaxErrors.length ? 'its JSON has syntax errors and no root object could be read' : 'its root is not a JSON object';
+    const why = model.json.syntaxErrors.length
+      ? 'its JSON has syntax errors and no root object could be read'
+      : 'its root is not a JSON object';
     return { ok: false, error: `This file is not an LLM tool definition: ${why}.` };
   }
-  if (model.kind === 'smart') return { ok: false, error: 'This file is a smart tool definition (metadata.tool_code / tool_name), not an LLM tool: use Run Smart Tool instead.' };
-  if (model.kind !== 'llm') return { ok: false, error: 'This file is not an LLM tool definition: an LLM tool has a top-level "model_prompt" string.' };
+  if (model.kind === 'smart')
+    return {
+      ok: false,
+      error:
+        'This file is a smart tool definition (metadata.tool_code / tool_name), not an LLM tool: use Run Smart Tool instead.',
+    };
+  if (model.kind !== 'llm')
+    return {
+      ok: false,
+      error: 'This file is not an LLM tool definition: an LLM tool has a top-level "model_prompt" string.',
+    };
   const prompt = model.prompt;
   if (!prompt) return { ok: false, error: 'This LLM tool has no usable prompt: "model_prompt" must be a string.' };
 
   const warnings: string[] = [];
-  if (model.json.syntaxErrors.length) warnings.push(`The file has ${model.json.syntaxErrors.length} JSON syntax error(s); what could be read is used.`);
+  if (model.json.syntaxErrors.length)
+    warnings.push(`The file has ${model.json.syntaxErrors.length} JSON syntax error(s); what could be read is used.`);
   const metadata = model.metadata;
   return {
     ok: true,
@@ -121,7 +134,9 @@ function readInputs(vars: readonly VariableDecl[], warnings: string[]): LlmInput
       type = v.type;
     } else {
       type = 'text';
-      warnings.push(`Variable "${v.name}" has ${v.type === undefined ? 'no type' : `unknown type "${v.type}"`}; it is asked for as text.`);
+      warnings.push(
+        `Variable "${v.name}" has ${v.type === undefined ? 'no type' : `unknown type "${v.type}"`}; it is asked for as text.`,
+      );
     }
     inputs.push({
       name: v.name,
@@ -141,12 +156,15 @@ function readDefault(v: VariableDecl, type: InputType, warnings: string[]): stri
     if (!node || node.type === 'null') return [];
     if (node.type === 'array') {
       const items = node.children!.map(scalarText);
-      if (items.some((s) => s === undefined)) warnings.push(`Variable "${v.name}": non-string entries of its default are skipped.`);
+      if (items.some((s) => s === undefined))
+        warnings.push(`Variable "${v.name}": non-string entries of its default are skipped.`);
       return items.filter((s): s is string => s !== undefined);
     }
     const s = scalarText(node);
     if (s === undefined) return [];
-    warnings.push(`Variable "${v.name}" is multi-select but its default is not an array; it is used as a one-element selection.`);
+    warnings.push(
+      `Variable "${v.name}" is multi-select but its default is not an array; it is used as a one-element selection.`,
+    );
     return s === '' ? [] : [s];
   }
   if (!node || node.type === 'null') return undefined;
@@ -206,12 +224,15 @@ function readExpectedOutput(node: JsonNode | undefined, warnings: string[]): Exp
     return undefined;
   }
   const allowed = child(node, 'allowed_values');
-  const out: { -readonly [K in keyof ExpectedOutput]: ExpectedOutput[K] } = { type: stringValue(child(node, 'type')) ?? 'text' };
+  const out: { -readonly [K in keyof ExpectedOutput]: ExpectedOutput[K] } = {
+    type: stringValue(child(node, 'type')) ?? 'text',
+  };
   const format = stringValue(child(node, 'format'));
   const language = stringValue(child(node, 'language'));
   if (format) out.format = format;
   if (language) out.language = language;
-  if (allowed?.type === 'array') out.allowedValues = allowed.children!.filter((c) => c.type === 'string').map((c) => c.value as string);
+  if (allowed?.type === 'array')
+    out.allowedValues = allowed.children!.filter((c) => c.type === 'string').map((c) => c.value as string);
   return out;
 }
 
@@ -219,7 +240,9 @@ function readExpectedOutput(node: JsonNode | undefined, warnings: string[]): Exp
 // Filling
 
 /** Input values by exact variable name: a string, or an array of strings for a multi-select. */
-export type InputValues = Readonly<Record<string, string | readonly string[] | undefined>> | ReadonlyMap<string, string | readonly string[] | undefined>;
+export type InputValues =
+  | Readonly<Record<string, string | readonly string[] | undefined>>
+  | ReadonlyMap<string, string | readonly string[] | undefined>;
 
 export const MULTI_SELECT_SEPARATOR = ', ';
 
@@ -242,7 +265,10 @@ export interface FillResult {
   readonly text: string;
   /** Where each inserted value sits in `text`, in order. */
   readonly replacements: readonly Replacement[];
-  /** Names of declared (or, without declarations, any) placeholders with no value: left as-is. Unique, first-occurrence order. */
+  /**
+   * Names of declared (or, without declarations, any) placeholders with no value: left as-is. Unique,
+   * first-occurrence order.
+   */
   readonly missing: readonly string[];
   /** Names of placeholders that are not declared variables: left as-is. Unique, first-occurrence order. */
   readonly unknown: readonly string[];
@@ -266,13 +292,21 @@ export function valueText(value: string | readonly string[]): string {
  * the text and its already-scanned placeholders (`LlmTool` fits).
  */
 export function fillPrompt(
-  prompt: string | { readonly prompt: string; readonly placeholders?: readonly Placeholder[]; readonly inputs?: readonly { readonly name: string }[] },
+  prompt:
+    | string
+    | {
+        readonly prompt: string;
+        readonly placeholders?: readonly Placeholder[];
+        readonly inputs?: readonly { readonly name: string }[];
+      },
   values: InputValues,
   options: FillOptions = {},
 ): FillResult {
   const template = typeof prompt === 'string' ? prompt : prompt.prompt;
-  const placeholders = typeof prompt === 'string' || !prompt.placeholders ? scanPlaceholders(template) : prompt.placeholders;
-  const declaredNames = options.variables ?? (typeof prompt === 'string' ? undefined : prompt.inputs?.map((i) => i.name));
+  const placeholders =
+    typeof prompt === 'string' || !prompt.placeholders ? scanPlaceholders(template) : prompt.placeholders;
+  const declaredNames =
+    options.variables ?? (typeof prompt === 'string' ? undefined : prompt.inputs?.map((i) => i.name));
   const declared = declaredNames ? new Set(declaredNames) : undefined;
 
   let text = '';
@@ -319,7 +353,8 @@ export function defaultValues(tool: Pick<LlmTool, 'inputs'>): Map<string, string
 // ---------------------------------------------------------------------------------------------
 // Validation of input values
 
-export type InputProblemCode = 'missing-value' | 'unknown-input' | 'wrong-shape' | 'not-allowed' | 'case-mismatch' | 'duplicate-selection';
+export type InputProblemCode =
+  'missing-value' | 'unknown-input' | 'wrong-shape' | 'not-allowed' | 'case-mismatch' | 'duplicate-selection';
 
 export interface InputProblem {
   readonly name: string;
@@ -342,36 +377,68 @@ function entries(values: InputValues): [string, string | readonly string[] | und
  * value that differs only in case is named in the message), a multi-select takes an array, the others
  * a string. Inputs with no `allowed_values` accept anything.
  */
-export function validateInputs(tool: Pick<LlmTool, 'inputs'>, values: InputValues, options: ValidateOptions = {}): InputProblem[] {
+export function validateInputs(
+  tool: Pick<LlmTool, 'inputs'>,
+  values: InputValues,
+  options: ValidateOptions = {},
+): InputProblem[] {
   const problems: InputProblem[] = [];
   const byName = new Map(tool.inputs.map((i) => [i.name, i]));
   for (const input of tool.inputs) {
     const value = lookup(values, input.name);
     if (value === undefined || value === null) {
-      if (options.requireAll ?? true) problems.push({ name: input.name, code: 'missing-value', severity: 'error', message: `No value for "${input.name}".` });
+      if (options.requireAll ?? true)
+        problems.push({
+          name: input.name,
+          code: 'missing-value',
+          severity: 'error',
+          message: `No value for "${input.name}".`,
+        });
       continue;
     }
     if (input.type === 'multi-select') {
       if (!Array.isArray(value)) {
-        problems.push({ name: input.name, code: 'wrong-shape', severity: 'error', message: `"${input.name}" is multi-select: its value must be a list of strings.` });
+        problems.push({
+          name: input.name,
+          code: 'wrong-shape',
+          severity: 'error',
+          message: `"${input.name}" is multi-select: its value must be a list of strings.`,
+        });
         continue;
       }
       const seen = new Set<string>();
       for (const item of value as readonly string[]) {
-        if (seen.has(item)) problems.push({ name: input.name, code: 'duplicate-selection', severity: 'warning', message: `"${input.name}": "${item}" is selected more than once.` });
+        if (seen.has(item))
+          problems.push({
+            name: input.name,
+            code: 'duplicate-selection',
+            severity: 'warning',
+            message: `"${input.name}": "${item}" is selected more than once.`,
+          });
         seen.add(item);
         checkAllowed(input, item, problems);
       }
     } else {
       if (typeof value !== 'string') {
-        problems.push({ name: input.name, code: 'wrong-shape', severity: 'error', message: `"${input.name}" is ${input.type}: its value must be a single string.` });
+        problems.push({
+          name: input.name,
+          code: 'wrong-shape',
+          severity: 'error',
+          message: `"${input.name}" is ${input.type}: its value must be a single string.`,
+        });
         continue;
       }
       if (input.type === 'single-select') checkAllowed(input, value, problems);
     }
   }
   for (const [name] of entries(values)) {
-    if (!byName.has(name)) problems.push({ name, code: 'unknown-input', severity: 'warning', message: `"${name}" is not a variable of this tool; its value is not used.` });
+    if (!byName.has(name))
+      problems.push({
+        name,
+        code: 'unknown-input',
+        severity: 'warning',
+        message: `"${name}" is not a variable of this tool; its value is not used.`,
+      });
   }
   return problems;
 }
@@ -381,10 +448,20 @@ function checkAllowed(input: LlmInput, value: string, problems: InputProblem[]):
   if (!allowed || allowed.length === 0 || allowed.includes(value)) return;
   const folded = allowed.find((a) => a.toLowerCase() === value.toLowerCase());
   if (folded !== undefined) {
-    problems.push({ name: input.name, code: 'case-mismatch', severity: 'error', message: `"${input.name}": "${value}" is not allowed; did you mean "${folded}"? Values are case-sensitive.` });
+    problems.push({
+      name: input.name,
+      code: 'case-mismatch',
+      severity: 'error',
+      message: `"${input.name}": "${value}" is not allowed; did you mean "${folded}"? Values are case-sensitive.`,
+    });
     return;
   }
-  problems.push({ name: input.name, code: 'not-allowed', severity: 'error', message: `"${input.name}": "${value}" is not one of the allowed values (${listOf(allowed)}).` });
+  problems.push({
+    name: input.name,
+    code: 'not-allowed',
+    severity: 'error',
+    message: `"${input.name}": "${value}" is not one of the allowed values (${listOf(allowed)}).`,
+  });
 }
 
 /** `"a", "b", "c"` — long lists are cut after 10 entries. */

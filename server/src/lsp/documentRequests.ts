@@ -35,58 +35,94 @@ export interface DocumentRequestsContext {
 }
 
 /** The client's questions about a definition's content (server/src/protocol.ts). */
-export function registerDocumentRequests(connection: Connection, { synced, settings, workspace }: DocumentRequestsContext): void {
+export function registerDocumentRequests(
+  connection: Connection,
+  { synced, settings, workspace }: DocumentRequestsContext,
+): void {
   const modelOf = (p: DocumentText): ToolModel =>
     synced(p.uri, p.text) ?? new ToolModel(TextDocument.create(p.uri, 'tooldef', 0, p.text), p.kind ?? undefined);
 
-  connection.onRequest(KindRequest.type, (p, token) => runSafe(connection, 'kind', null, token, () => modelOf(p).kind ?? null));
-
-  connection.onRequest(SmartToolRequest.type, (p, token) =>
-    runSafe(connection, 'smart tool', { problems: ['The language server could not read this file; see its log.'] }, token, () => runnableTool(modelOf(p))),
+  connection.onRequest(KindRequest, (p, token) =>
+    runSafe(connection, 'kind', null, token, () => modelOf(p).kind ?? null),
   );
 
-  connection.onRequest(LlmToolRequest.type, (p, token) =>
-    runSafe(connection, 'LLM tool', { ok: false as const, error: 'The language server could not read this file; see its log.' }, token, () => llmToolOf(modelOf(p))),
+  connection.onRequest(SmartToolRequest, (p, token) =>
+    runSafe(
+      connection,
+      'smart tool',
+      { problems: ['The language server could not read this file; see its log.'] },
+      token,
+      () => runnableTool(modelOf(p)),
+    ),
   );
 
-  connection.onRequest(VariablesRequest.type, (p, token) =>
+  connection.onRequest(LlmToolRequest, (p, token) =>
+    runSafe(
+      connection,
+      'LLM tool',
+      { ok: false as const, error: 'The language server could not read this file; see its log.' },
+      token,
+      () => llmToolOf(modelOf(p)),
+    ),
+  );
+
+  connection.onRequest(VariablesRequest, (p, token) =>
     runSafe(connection, 'variables', [], token, () =>
       modelOf(p).variables.flatMap((v) => (v.name ? [{ name: v.name, description: v.description }] : [])),
     ),
   );
 
-  connection.onRequest(EmbeddedRequest.type, (p, token) =>
+  connection.onRequest(EmbeddedRequest, (p, token) =>
     runSafe(connection, 'embedded field', null, token, () => {
       const embedded = readEmbedded(p.uri, p.text, p.field);
       return embedded ? { content: embedded.text, ranges: embeddedRanges(embedded, p.ranges ?? []) } : null;
     }),
   );
 
-  connection.onRequest(WriteEmbeddedRequest.type, (p, token) =>
-    runSafe(connection, 'write embedded field', null, token, () => writeEmbedded(p.uri, p.text, p.field, p.content) ?? null),
-  );
-
-  connection.onRequest(AvatarEditsRequest.type, (p, token) =>
-    runSafe(connection, 'avatar edits', { image: { ok: false as const, problem: 'not-image' as const, bytes: 0 }, edits: null }, token, () => {
-      const image = inspectBase64Image(p.base64);
-      if (!image.ok) return { image, edits: null };
-      const advice =
-        image.type !== 'svg' && (image.width !== 256 || image.height !== 256)
-          ? `The avatar is ${image.width}×${image.height} pixels (${formatBytes(image.bytes)}); 256×256 is recommended.`
-          : undefined;
-      return { image, edits: setAvatarEdits(modelOf(p), p.base64) ?? null, advice };
-    }),
-  );
-
-  connection.onRequest(CheckOutputRequest.type, (p, token) => runSafe(connection, 'check output', [], token, () => checkOutput(p.text, p.expected)));
-
-  connection.onRequest(ValidateForUploadRequest.type, (p, token) =>
-    runSafe(connection, 'validate for upload', unreadable(), token, () =>
-      validateForUpload(Buffer.from(p.bytes, 'base64'), { filePath: p.uri, kind: p.kind ?? undefined, settings: settings(), workspace }),
+  connection.onRequest(WriteEmbeddedRequest, (p, token) =>
+    runSafe(
+      connection,
+      'write embedded field',
+      null,
+      token,
+      () => writeEmbedded(p.uri, p.text, p.field, p.content) ?? null,
     ),
   );
 
-  connection.onRequest(NewDefinitionRequest.type, (p, token) =>
+  connection.onRequest(AvatarEditsRequest, (p, token) =>
+    runSafe(
+      connection,
+      'avatar edits',
+      { image: { ok: false as const, problem: 'not-image' as const, bytes: 0 }, edits: null },
+      token,
+      () => {
+        const image = inspectBase64Image(p.base64);
+        if (!image.ok) return { image, edits: null };
+        const advice =
+          image.type !== 'svg' && (image.width !== 256 || image.height !== 256)
+            ? `The avatar is ${image.width}×${image.height} pixels (${formatBytes(image.bytes)}); 256×256 is recommended.`
+            : undefined;
+        return { image, edits: setAvatarEdits(modelOf(p), p.base64) ?? null, advice };
+      },
+    ),
+  );
+
+  connection.onRequest(CheckOutputRequest, (p, token) =>
+    runSafe(connection, 'check output', [], token, () => checkOutput(p.text, p.expected)),
+  );
+
+  connection.onRequest(ValidateForUploadRequest, (p, token) =>
+    runSafe(connection, 'validate for upload', unreadable(), token, () =>
+      validateForUpload(Buffer.from(p.bytes, 'base64'), {
+        filePath: p.uri,
+        kind: p.kind ?? undefined,
+        settings: settings(),
+        workspace,
+      }),
+    ),
+  );
+
+  connection.onRequest(NewDefinitionRequest, (p, token) =>
     runSafe(connection, 'new definition', '', token, () => newDefinitionText(p.kind, p.answers)),
   );
 }
@@ -94,5 +130,13 @@ export function registerDocumentRequests(connection: Connection, { synced, setti
 /** What blocks an upload when the file could not be validated at all. */
 function unreadable() {
   const problem = 'The language server could not validate this file; see its log.';
-  return { kind: null, toolName: undefined, fileName: 'tool.json', diagnostics: [], problems: [problem], errors: 1, warnings: 0 };
+  return {
+    kind: null,
+    toolName: undefined,
+    fileName: 'tool.json',
+    diagnostics: [],
+    problems: [problem],
+    errors: 1,
+    warnings: 0,
+  };
 }

@@ -6,7 +6,13 @@ import { LSPErrorCodes, ResponseError } from 'vscode-languageserver';
  * failure is logged with its context and answered with the fallback, so no input can take the
  * server down.
  */
-export function runSafe<T>(connection: Connection, what: string, fallback: T, token: CancellationToken | undefined, fn: () => T): T | ResponseError<void> {
+export function runSafe<T>(
+  connection: Connection,
+  what: string,
+  fallback: T,
+  token: CancellationToken | undefined,
+  fn: () => T,
+): T | ResponseError<void> {
   if (token?.isCancellationRequested) return cancelled();
   try {
     const result = fn();
@@ -18,7 +24,13 @@ export function runSafe<T>(connection: Connection, what: string, fallback: T, to
 }
 
 /** `runSafe` for a handler that waits (for the embedded-Python analysis) before it answers. */
-export async function runSafeAsync<T>(connection: Connection, what: string, fallback: T, token: CancellationToken, fn: () => Promise<T>): Promise<T | ResponseError<void>> {
+export async function runSafeAsync<T>(
+  connection: Connection,
+  what: string,
+  fallback: T,
+  token: CancellationToken,
+  fn: () => Promise<T>,
+): Promise<T | ResponseError<void>> {
   if (token.isCancellationRequested) return cancelled();
   try {
     const result = await fn();

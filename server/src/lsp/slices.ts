@@ -14,7 +14,11 @@ const waiting: (() => void)[] = [];
  * Background runs (work nobody waits for: warming up, analysing files ahead) pause while any
  * foreground run (a document's analysis) is in progress, so that they do not halve its speed.
  */
-export function runInSlices(steps: Steps<unknown>, stale: () => boolean, priority: 'foreground' | 'background' = 'foreground'): Promise<boolean> {
+export function runInSlices(
+  steps: Steps<unknown>,
+  stale: () => boolean,
+  priority: 'foreground' | 'background' = 'foreground',
+): Promise<boolean> {
   const background = priority === 'background';
   if (!background) foreground++;
   return new Promise<boolean>((resolve, reject) => {

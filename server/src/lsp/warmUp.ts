@@ -55,7 +55,14 @@ const COPIES = 30;
 
 /** A smart tool carrying `code`; incomplete (it need not be valid, only take the paths a real one takes). */
 function definition(code: string): string {
-  return JSON.stringify({ version: '1.0', metadata: { tool_name: 'warm_up', tool_code: code, variables: [{ name: 'city' }, { name: 'units' }] } }, null, 4);
+  return JSON.stringify(
+    {
+      version: '1.0',
+      metadata: { tool_name: 'warm_up', tool_code: code, variables: [{ name: 'city' }, { name: 'units' }] },
+    },
+    null,
+    4,
+  );
 }
 
 /**
@@ -66,7 +73,9 @@ function definition(code: string): string {
  * that a request arriving meanwhile waits for one slice at most. Nothing is kept afterwards.
  */
 export function* warmUpPython(service: LanguageService): Steps<void> {
-  const module = Array.from({ length: COPIES }, (_, i) => WARM_UP_SAMPLE.replace(/\b(_format|Helper)\b/g, `$1_${i}`)).join('\n\n');
+  const module = Array.from({ length: COPIES }, (_, i) =>
+    WARM_UP_SAMPLE.replace(/\b(_format|Helper)\b/g, `$1_${i}`),
+  ).join('\n\n');
   const uri = 'untitled:tooldef-warm-up.json';
   let previous: ToolModel | undefined;
   const open = function* (version: number, code: string): Steps<void> {

@@ -41,7 +41,8 @@ export class DefinitionIndex implements WorkspaceIndex {
     const consider = (key: string, e: Entry | null | undefined): void => {
       if (seen.has(key)) return;
       seen.add(key);
-      if (e && e.name === name && key !== except) out.push({ uri: e.uri, line: e.line, character: e.character, message: `also named "${name}" here` });
+      if (e && e.name === name && key !== except)
+        out.push({ uri: e.uri, line: e.line, character: e.character, message: `also named "${name}" here` });
     };
     for (const [key, e] of this.open) consider(key, e);
     for (const [key, e] of this.onDisk) {
@@ -131,5 +132,11 @@ function entryOf(model: ToolModel): Entry | null {
   const node = model.toolNameNode;
   if (!model.kind || !node || !node.value) return null;
   const pos = model.document.positionAt(node.offset);
-  return { uri: model.document.uri, kind: model.kind, name: node.value as string, line: pos.line, character: pos.character };
+  return {
+    uri: model.document.uri,
+    kind: model.kind,
+    name: node.value as string,
+    line: pos.line,
+    character: pos.character,
+  };
 }

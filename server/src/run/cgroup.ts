@@ -31,11 +31,19 @@ export interface Accounting {
 }
 
 /** Where this process's memory cgroup is: `mountinfo` and `cgroup` are the texts of /proc/self's files. */
-export function ownMemoryCgroupDir(mountinfo: string, cgroup: string): { dir: string; version: 1 | 2 } | { why: string } {
+export function ownMemoryCgroupDir(
+  mountinfo: string,
+  cgroup: string,
+): { dir: string; version: 1 | 2 } | { why: string } {
   const mounts = mountinfo.split('\n').map((line) => {
     const parts = line.split(' ');
     const sep = parts.indexOf('-');
-    return { root: parts[3], point: unescapeMount(parts[4] ?? ''), type: parts[sep + 1], options: parts[sep + 3] ?? '' };
+    return {
+      root: parts[3],
+      point: unescapeMount(parts[4] ?? ''),
+      type: parts[sep + 1],
+      options: parts[sep + 3] ?? '',
+    };
   });
   const memberships = cgroup.split('\n').map((line) => {
     const [, , controllers, path] = /^(\d+):([^:]*):(.*)$/.exec(line) ?? [];
@@ -54,7 +62,10 @@ export function ownMemoryCgroupDir(mountinfo: string, cgroup: string): { dir: st
 }
 
 function under(mount: { root: string; point: string }, path: string): string {
-  const rel = mount.root !== '/' && (path === mount.root || path.startsWith(`${mount.root}/`)) ? path.slice(mount.root.length) : path;
+  const rel =
+    mount.root !== '/' && (path === mount.root || path.startsWith(`${mount.root}/`))
+      ? path.slice(mount.root.length)
+      : path;
   return normalize(join(mount.point, rel));
 }
 
@@ -134,10 +145,7 @@ export async function killUntilNone(pids: () => Promise<number[]>, rounds = 200)
 function common(dir: string, version: 1 | 2) {
   const procsFile = join(dir, 'cgroup.procs');
   const pids = async (): Promise<number[]> =>
-    (await fs.readFile(procsFile, 'utf8').catch(() => ''))
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
+    (await fs.readFile(procsFile, 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number);
   return {
     memory: 'measured' as const,
     version,
@@ -183,7 +191,8 @@ function v2(dir: string) {
       // The kernel kills the whole run at once on a breach, not one process of it.
       await fs.writeFile(join(dir, 'memory.oom.group'), '1').catch(() => undefined);
       await checkReadBack(join(dir, 'memory.max'), bytes);
-      if ((await readNumber(join(dir, 'memory.peak'))) === undefined) throw new Error('no memory.peak (Linux 5.19 or later has it)');
+      if ((await readNumber(join(dir, 'memory.peak'))) === undefined)
+        throw new Error('no memory.peak (Linux 5.19 or later has it)');
     },
     peakBytes: () => readNumber(join(dir, 'memory.peak')),
     overLimit: async () => {

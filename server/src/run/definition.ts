@@ -29,7 +29,9 @@ export function runnableTool(model: ToolModel): { tool: RunnableTool } | { probl
   if (model.json.syntaxErrors.length) {
     const e = model.json.syntaxErrors[0];
     const pos = model.positionAt(e.offset);
-    problems.push(`The file is not valid JSON (line ${pos.line + 1}, column ${pos.character + 1}: ${e.message}); fix it first (tooldef check shows every problem).`);
+    problems.push(
+      `The file is not valid JSON (line ${pos.line + 1}, column ${pos.character + 1}: ${e.message}); fix it first (tooldef check shows every problem).`,
+    );
     return { problems };
   }
   if (model.kind !== 'smart') {
@@ -41,10 +43,12 @@ export function runnableTool(model: ToolModel): { tool: RunnableTool } | { probl
     return { problems };
   }
   const codeNode = child(model.metadata, 'tool_code');
-  if (codeNode?.type !== 'string') problems.push(codeNode ? 'metadata.tool_code is not a string.' : 'The tool has no metadata.tool_code to run.');
+  if (codeNode?.type !== 'string')
+    problems.push(codeNode ? 'metadata.tool_code is not a string.' : 'The tool has no metadata.tool_code to run.');
   else if (!(codeNode.value as string).trim()) problems.push('metadata.tool_code is empty.');
   const reqNode = child(model.metadata, 'requirements');
-  if (reqNode && reqNode.type !== 'string' && reqNode.type !== 'null') problems.push('metadata.requirements must be a string of newline-separated requirements.');
+  if (reqNode && reqNode.type !== 'string' && reqNode.type !== 'null')
+    problems.push('metadata.requirements must be a string of newline-separated requirements.');
   if (problems.length) return { problems };
 
   const seen = new Set<string>();
@@ -86,7 +90,11 @@ export interface ResolvedInputs {
  * The `variables` dict: given values first; with `useDefaults`, each missing input takes its default
  * (an input declared without one gets ""); without it, missing inputs are reported.
  */
-export function resolveInputs(tool: RunnableTool, given: ReadonlyMap<string, string>, useDefaults: boolean): ResolvedInputs {
+export function resolveInputs(
+  tool: RunnableTool,
+  given: ReadonlyMap<string, string>,
+  useDefaults: boolean,
+): ResolvedInputs {
   const variables: Record<string, string> = {};
   const missing: string[] = [];
   const badDefaults: string[] = [];

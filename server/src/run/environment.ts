@@ -42,7 +42,10 @@ export class SetupCancelled extends Error {
   }
 }
 
-/** pip ≥ 22.3 can install into another interpreter's environment (`pip --python`), so venvs need no pip of their own. */
+/**
+ * pip ≥ 22.3 can install into another interpreter's environment (`pip --python`), so venvs need no pip
+ * of their own.
+ */
 const PIP_WITH_PYTHON_OPTION = [22, 3];
 const ORPHAN_AGE_MS = 24 * 60 * 60 * 1000;
 const MARKER = 'tooldef-env.json';
@@ -72,13 +75,23 @@ export function normaliseRequirements(text: string | undefined): NormalisedRequi
 }
 
 /** The cache key of an environment: everything that decides what it contains. */
-export function environmentKey(python: PythonInfo, requirements: readonly string[], pipArgs: readonly string[]): string {
+export function environmentKey(
+  python: PythonInfo,
+  requirements: readonly string[],
+  pipArgs: readonly string[],
+): string {
   const material = JSON.stringify({ v: 1, python: python.executable, version: python.version, requirements, pipArgs });
   return createHash('sha256').update(material).digest('hex').slice(0, 24);
 }
 
-/** `$XDG_CACHE_HOME/tooldef` or `~/.cache/tooldef`; `~/Library/Caches/tooldef` on macOS; `%LOCALAPPDATA%\tooldef\Cache` on Windows. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+/**
+ * `$XDG_CACHE_HOME/tooldef` or `~/.cache/tooldef`; `~/Library/Caches/tooldef` on macOS;
+ * `%LOCALAPPDATA%\tooldef\Cache` on Windows.
+ */
+export function defaultCacheDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'tooldef', 'Cache');
   if (platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'tooldef');
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'tooldef');
@@ -119,14 +132,17 @@ export type StepRunner = (
 /** Returns the environment for the requirements, building it when it is not cached yet. */
 export async function prepareEnvironment(opts: PrepareOptions): Promise<Environment> {
   const { lines, problems } = normaliseRequirements(opts.requirements);
-  if (problems.length) throw new SetupError(`The requirements cannot be installed:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  if (problems.length)
+    throw new SetupError(`The requirements cannot be installed:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   const pipArgs = opts.pipArgs ?? [];
   const key = environmentKey(opts.python, lines, pipArgs);
   const root = join(opts.cacheDir, 'venvs');
   const pointer = join(root, `${key}.ready`);
   const existing = await readyEnvironment(root, pointer);
   if (existing) {
-    opts.onProgress?.(lines.length ? `Using the cached environment for ${describe(lines)}.` : 'Using the cached environment.');
+    opts.onProgress?.(
+      lines.length ? `Using the cached environment for ${describe(lines)}.` : 'Using the cached environment.',
+    );
     return { python: venvPython(existing), dir: existing, cached: true, requirements: lines };
   }
   await fs.mkdir(root, { recursive: true });
@@ -134,7 +150,14 @@ export async function prepareEnvironment(opts: PrepareOptions): Promise<Environm
   const dir = join(root, `${key}-${randomBytes(4).toString('hex')}`);
   try {
     await build(dir, lines, pipArgs, opts);
-    await fs.writeFile(join(dir, MARKER), JSON.stringify({ requirements: lines, pipArgs, python: opts.python.executable, created: new Date().toISOString() }, null, 2));
+    await fs.writeFile(
+      join(dir, MARKER),
+      JSON.stringify(
+        { requirements: lines, pipArgs, python: opts.python.executable, created: new Date().toISOString() },
+        null,
+        2,
+      ),
+    );
     const tmp = `${pointer}.${randomBytes(4).toString('hex')}.tmp`;
     await fs.writeFile(tmp, `${dir.slice(root.length + 1)}\n`);
     await fs.rename(tmp, pointer);
@@ -162,8 +185,18 @@ function describe(lines: readonly string[]): string {
   return lines.length > 3 ? `${lines.slice(0, 3).join(', ')} and ${lines.length - 3} more` : lines.join(', ');
 }
 
-async function build(dir: string, lines: readonly string[], pipArgs: readonly string[], opts: PrepareOptions): Promise<void> {
-  const env = { ...(opts.env ?? process.env), PIP_NO_INPUT: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1', PYTHONUNBUFFERED: '1' };
+async function build(
+  dir: string,
+  lines: readonly string[],
+  pipArgs: readonly string[],
+  opts: PrepareOptions,
+): Promise<void> {
+  const env = {
+    ...(opts.env ?? process.env),
+    PIP_NO_INPUT: '1',
+    PIP_DISABLE_PIP_VERSION_CHECK: '1',
+    PYTHONUNBUFFERED: '1',
+  };
   const runStep = opts.runStep ?? runLogged;
   const base = opts.python.executable;
   const outerPip = versionAtLeast(opts.python.pipVersion, PIP_WITH_PYTHON_OPTION);
@@ -171,15 +204,30 @@ async function build(dir: string, lines: readonly string[], pipArgs: readonly st
   opts.onProgress?.('Creating a virtual environment…');
   opts.onLog?.(`$ ${base} -m venv${withPip ? '' : ' --without-pip'} ${dir}\n`);
   await fs.mkdir(dir, { recursive: true }); // made first, so that a sandbox can leave just it writable
-  const venv = await runStep(base, ['-m', 'venv', ...(withPip ? [] : ['--without-pip']), dir], { env, signal: opts.signal, onOutput: opts.onLog, building: dir });
+  const venv = await runStep(base, ['-m', 'venv', ...(withPip ? [] : ['--without-pip']), dir], {
+    env,
+    signal: opts.signal,
+    onOutput: opts.onLog,
+    building: dir,
+  });
   check(venv, 'Creating the virtual environment failed', opts.python);
-  if (!existsSync(venvPython(dir))) throw new SetupError(`Creating the virtual environment failed: ${venvPython(dir)} was not created.`, venv.output);
+  if (!existsSync(venvPython(dir)))
+    throw new SetupError(`Creating the virtual environment failed: ${venvPython(dir)} was not created.`, venv.output);
   if (!lines.length) return;
 
   opts.onProgress?.(`Installing ${describe(lines)}…`);
   const python = venvPython(dir);
-  const install = ['install', '--disable-pip-version-check', '--no-input', '--no-warn-script-location', ...pipArgs, ...lines];
-  const [cmd, args] = outerPip ? [base, ['-m', 'pip', '--python', python, ...install]] : [python, ['-m', 'pip', ...install]];
+  const install = [
+    'install',
+    '--disable-pip-version-check',
+    '--no-input',
+    '--no-warn-script-location',
+    ...pipArgs,
+    ...lines,
+  ];
+  const [cmd, args] = outerPip
+    ? [base, ['-m', 'pip', '--python', python, ...install]]
+    : [python, ['-m', 'pip', ...install]];
   opts.onLog?.(`$ ${cmd} ${args.join(' ')}\n`);
   const pip = await runStep(cmd, args, { cwd: dir, env, signal: opts.signal, onOutput: opts.onLog, building: dir });
   check(pip, `Installing the requirements (${describe(lines)}) failed`, opts.python);
@@ -187,7 +235,11 @@ async function build(dir: string, lines: readonly string[], pipArgs: readonly st
 
 function check(outcome: StepOutcome, what: string, python: PythonInfo): void {
   if (outcome.cancelled) throw new SetupCancelled();
-  if (outcome.limit) throw new SetupError(`${what}: it went over the run's ${outcome.limit} limit (set-up runs under the same limits as the tool).`, outcome.output);
+  if (outcome.limit)
+    throw new SetupError(
+      `${what}: it went over the run's ${outcome.limit} limit (set-up runs under the same limits as the tool).`,
+      outcome.output,
+    );
   if (outcome.spawnError) throw new SetupError(`${what}: cannot start ${python.executable} (${outcome.spawnError}).`);
   if (outcome.code === 0) return;
   const status = outcome.code === null ? `was killed by ${outcome.signal}` : `exited with status ${outcome.code}`;
@@ -208,7 +260,8 @@ async function removeOrphans(root: string): Promise<void> {
     const full = join(root, n);
     if (/^[0-9a-f]{24}-[0-9a-f]+$/.test(n) && !named.has(n)) {
       const st = await fs.stat(full).catch(() => undefined);
-      if (st && now - st.mtimeMs > ORPHAN_AGE_MS) await fs.rm(full, { recursive: true, force: true }).catch(() => undefined);
+      if (st && now - st.mtimeMs > ORPHAN_AGE_MS)
+        await fs.rm(full, { recursive: true, force: true }).catch(() => undefined);
     } else if (n.endsWith('.tmp')) {
       const st = await fs.stat(full).catch(() => undefined);
       if (st && now - st.mtimeMs > ORPHAN_AGE_MS) await fs.rm(full, { force: true }).catch(() => undefined);

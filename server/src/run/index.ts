@@ -2,8 +2,21 @@
 export { startRun, runTool } from './run';
 export { runnableTool, resolveInputs, type RunnableTool, type ToolInput, type ResolvedInputs } from './definition';
 export { findPython, PythonNotFoundError, MIN_PYTHON, type PythonInfo } from './python';
-export { defaultCacheDir, normaliseRequirements, prepareEnvironment, SetupError, type Environment } from './environment';
-export { checkLimits, formatDuration, formatMemory, SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS, DEFAULT_OUTPUT_CAP_BYTES } from './limits';
+export {
+  defaultCacheDir,
+  normaliseRequirements,
+  prepareEnvironment,
+  SetupError,
+  type Environment,
+} from './environment';
+export {
+  checkLimits,
+  formatDuration,
+  formatMemory,
+  SERVICE_MEMORY_MB,
+  SERVICE_TIMEOUT_MS,
+  DEFAULT_OUTPUT_CAP_BYTES,
+} from './limits';
 export { runnerScriptPath } from './supervisor';
 export { runSummary } from './summary';
 export type * from './types';

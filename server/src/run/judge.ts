@@ -64,7 +64,14 @@ export interface JudgeHandle {
 
 export function judge(opts: JudgeOptions): JudgeHandle {
   const child = spawnSandboxed(
-    { argv: opts.argv, env: opts.env, cwd: opts.cwd, readOnly: opts.readOnly, writable: opts.writable, joinCgroup: opts.accounting.procsFile },
+    {
+      argv: opts.argv,
+      env: opts.env,
+      cwd: opts.cwd,
+      readOnly: opts.readOnly,
+      writable: opts.writable,
+      joinCgroup: opts.accounting.procsFile,
+    },
     opts.sandbox,
   );
   const accounting = opts.accounting;
@@ -98,7 +105,9 @@ export function judge(opts: JudgeOptions): JudgeHandle {
       }
       if (chunk.length > room && !truncated) {
         truncated = true;
-        opts.onStderr?.(`\n${NOTICE}The tool's output passed ${formatMemory(opts.outputCapBytes / 2 ** 20)}; the rest is not shown (the run goes on).\n`);
+        opts.onStderr?.(
+          `\n${NOTICE}The tool's output passed ${formatMemory(opts.outputCapBytes / 2 ** 20)}; the rest is not shown (the run goes on).\n`,
+        );
       }
     });
   };
@@ -251,32 +260,57 @@ export function verdict(j: Judged, limits: { timeoutMs: number; memoryBytes: num
     notices: [] as string[],
   };
   if (j.outputTruncated) {
-    base.notices.push(`The tool wrote ${formatMemory(j.outputBytes / 2 ** 20)} of output; only the first part was shown.`);
+    base.notices.push(
+      `The tool wrote ${formatMemory(j.outputBytes / 2 ** 20)} of output; only the first part was shown.`,
+    );
   }
-  const fail = (error: RunError, extra: Partial<SupervisorReport> = {}): SupervisorReport => ({ ...base, ok: false, error, ...extra });
+  const fail = (error: RunError, extra: Partial<SupervisorReport> = {}): SupervisorReport => ({
+    ...base,
+    ok: false,
+    error,
+    ...extra,
+  });
   const killed = j.killed.length ? { killed: j.killed } : {};
   if (j.limit === 'time') {
-    return fail({ kind: 'limit', message: `The tool was stopped: it ran longer than the time limit of ${formatDuration(limits.timeoutMs)}.` }, { limit: 'time', ...killed });
+    return fail(
+      {
+        kind: 'limit',
+        message: `The tool was stopped: it ran longer than the time limit of ${formatDuration(limits.timeoutMs)}.`,
+      },
+      { limit: 'time', ...killed },
+    );
   }
   if (j.limit === 'memory') {
     const message = `The tool was stopped after ${formatDuration(j.elapsedMs)}: its processes used more than the memory limit of ${formatMemory(limits.memoryBytes / 2 ** 20)}.`;
     return fail({ kind: 'limit', message }, { limit: 'memory', ...killed });
   }
-  if (j.stopped) return fail({ kind: 'cancelled', message: `The run was stopped after ${formatDuration(j.elapsedMs)}.` }, killed);
+  if (j.stopped)
+    return fail({ kind: 'cancelled', message: `The run was stopped after ${formatDuration(j.elapsedMs)}.` }, killed);
   if (j.outcomeTooLarge) {
-    return fail({ kind: 'result-too-large', message: `execute returned a string larger than ${formatMemory(RESULT_CAP_BYTES / 2 ** 20)}; the local runner does not pass it back.` });
+    return fail({
+      kind: 'result-too-large',
+      message: `execute returned a string larger than ${formatMemory(RESULT_CAP_BYTES / 2 ** 20)}; the local runner does not pass it back.`,
+    });
   }
   if (j.leftovers.length) {
     const n = j.leftovers.length;
-    const list = j.leftovers.slice(0, 10).map((p) => `pid ${p.pid} (${p.command.slice(0, 80)})`).join(', ');
-    base.notices.push(`${n} process${n === 1 ? '' : 'es'} the tool started ${n === 1 ? 'was' : 'were'} still running after execute ended and ${n === 1 ? 'was' : 'were'} killed: ${list}.`);
+    const list = j.leftovers
+      .slice(0, 10)
+      .map((p) => `pid ${p.pid} (${p.command.slice(0, 80)})`)
+      .join(', ');
+    base.notices.push(
+      `${n} process${n === 1 ? '' : 'es'} the tool started ${n === 1 ? 'was' : 'were'} still running after execute ended and ${n === 1 ? 'was' : 'were'} killed: ${list}.`,
+    );
   }
   const leftovers = j.leftovers.length ? { leftovers: j.leftovers } : {};
   if (j.spawnError) return fail({ kind: 'runner', message: `The sandbox could not be started: ${j.spawnError}` });
   // Only a host that reported and then ended by itself with status 0 finished the run; anything else is an exit.
   if (j.status.code !== 0) {
     if (j.launcherErrors.trim() && j.outcome === undefined && j.status.code === 1) {
-      return fail({ kind: 'runner', message: `The sandbox could not start the tool: ${j.launcherErrors.trim().split('\n').slice(-3).join(' ')}` });
+      return fail({
+        kind: 'runner',
+        message: `The sandbox could not start the tool: ${j.launcherErrors.trim().split('\n').slice(-3).join(' ')}`,
+      });
     }
     return fail(exitError(j.status), leftovers);
   }
@@ -288,16 +322,36 @@ export function verdict(j: Judged, limits: { timeoutMs: number; memoryBytes: num
     // not the host's line: below
   }
   if (!outcome) {
-    const error: RunError = j.outcome === undefined ? exitError(j.status) : { kind: 'runner', message: 'The outcome channel held something other than an outcome.' };
+    const error: RunError =
+      j.outcome === undefined
+        ? exitError(j.status)
+        : { kind: 'runner', message: 'The outcome channel held something other than an outcome.' };
     return fail(error, leftovers);
   }
-  if (outcome.ok === true && typeof outcome.result === 'string') return { ...base, ok: true, result: outcome.result, ...leftovers };
+  if (outcome.ok === true && typeof outcome.result === 'string')
+    return { ...base, ok: true, result: outcome.result, ...leftovers };
   const { ok: _ok, kind, ...rest } = outcome;
   void _ok;
-  return fail({ ...(rest as Partial<RunError>), kind: (typeof kind === 'string' ? kind : 'runner') as RunError['kind'], message: typeof rest.message === 'string' ? rest.message : 'The tool failed.' }, leftovers);
+  return fail(
+    {
+      ...(rest as Partial<RunError>),
+      kind: (typeof kind === 'string' ? kind : 'runner') as RunError['kind'],
+      message: typeof rest.message === 'string' ? rest.message : 'The tool failed.',
+    },
+    leftovers,
+  );
 }
 
 function exitError(status: Judged['status']): RunError {
-  if (status.signal) return { kind: 'exited', signal: status.signal, message: `The tool's process was killed by ${status.signal} before execute returned.` };
-  return { kind: 'exited', exitCode: status.code ?? undefined, message: `The tool exited with status ${status.code} before execute returned (os._exit or a crash?).` };
+  if (status.signal)
+    return {
+      kind: 'exited',
+      signal: status.signal,
+      message: `The tool's process was killed by ${status.signal} before execute returned.`,
+    };
+  return {
+    kind: 'exited',
+    exitCode: status.code ?? undefined,
+    message: `The tool exited with status ${status.code} before execute returned (os._exit or a crash?).`,
+  };
 }

@@ -1,6 +1,9 @@
 import type { EffectiveLimits } from './types';
 
-/** The service's limits per execution (decisions.md, "Running a smart tool"): settings may lower them, never raise them. */
+/**
+ * The service's limits per execution (decisions.md, "Running a smart tool"): settings may lower them,
+ * never raise them.
+ */
 export const SERVICE_TIMEOUT_MS = 15 * 60 * 1000;
 export const SERVICE_MEMORY_MB = 10 * 1024;
 export const DEFAULT_OUTPUT_CAP_BYTES = 10 * 1024 * 1024;
@@ -16,12 +19,22 @@ export const MIN_MEMORY_MB = 16;
  */
 export function checkLimits(requested: { timeoutMs?: number; memoryMb?: number }): EffectiveLimits | { error: string } {
   const problems: string[] = [];
-  const pick = (value: number | undefined, min: number, max: number, what: string, unit: (n: number) => string, raw: string): number => {
+  const pick = (
+    value: number | undefined,
+    min: number,
+    max: number,
+    what: string,
+    unit: (n: number) => string,
+    raw: string,
+  ): number => {
     if (value === undefined) return max;
     // Below the minimum the rounded form could read "0 MB": the value as given says what was wrong.
     const shown = value < min ? raw : unit(value);
     if (!Number.isFinite(value)) problems.push(`The ${what} must be a number, not ${value}.`);
-    else if (value < min || value > max) problems.push(`The ${what} of ${shown} is outside ${unit(min)}–${unit(max)} (the service allows at most ${unit(max)}).`);
+    else if (value < min || value > max)
+      problems.push(
+        `The ${what} of ${shown} is outside ${unit(min)}–${unit(max)} (the service allows at most ${unit(max)}).`,
+      );
     return value;
   };
   const { timeoutMs: t, memoryMb: m } = requested;

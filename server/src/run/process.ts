@@ -48,7 +48,13 @@ export function runLogged(
         windowsHide: true,
       });
     } catch (e) {
-      resolve({ code: null, signal: null, output: '', cancelled: false, spawnError: e instanceof Error ? e.message : String(e) });
+      resolve({
+        code: null,
+        signal: null,
+        output: '',
+        cancelled: false,
+        spawnError: e instanceof Error ? e.message : String(e),
+      });
       return;
     }
     const onData = (text: string): void => {
@@ -82,7 +88,14 @@ export function runLogged(
     child.on('close', (code, signal) => {
       opts.signal?.removeEventListener('abort', abort);
       clearTimeout(timer);
-      resolve({ code, signal, output: output.length > keep ? output.slice(-keep) : output, cancelled, timedOut, spawnError });
+      resolve({
+        code,
+        signal,
+        output: output.length > keep ? output.slice(-keep) : output,
+        cancelled,
+        timedOut,
+        spawnError,
+      });
     });
   });
 }
@@ -91,7 +104,9 @@ export function runLogged(
 export function killTree(child: ChildProcess): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   if (process.platform === 'win32') {
-    spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () => child.kill());
+    spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () =>
+      child.kill(),
+    );
     return;
   }
   try {

@@ -52,7 +52,9 @@ const PROBE = [
  * work is an error, not a reason to run something else), else `python3`, then `python` on PATH.
  * Each candidate is verified by running it.
  */
-export async function findPython(opts: { explicit?: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal } = {}): Promise<PythonInfo> {
+export async function findPython(
+  opts: { explicit?: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal } = {},
+): Promise<PythonInfo> {
   const candidates = opts.explicit ? [opts.explicit] : ['python3', 'python'];
   const attempts: PythonAttempt[] = [];
   for (const command of candidates) {
@@ -73,7 +75,11 @@ export async function findPython(opts: { explicit?: string; env?: NodeJS.Process
   throw new PythonNotFoundError(message, attempts);
 }
 
-async function probe(command: string, env: NodeJS.ProcessEnv | undefined, signal: AbortSignal | undefined): Promise<{ info: PythonInfo } | { problem: string }> {
+async function probe(
+  command: string,
+  env: NodeJS.ProcessEnv | undefined,
+  signal: AbortSignal | undefined,
+): Promise<{ info: PythonInfo } | { problem: string }> {
   const out = await new Promise<{ error?: ExecFileException; stdout: string; stderr: string }>((resolve) => {
     execFile(
       command,
@@ -97,13 +103,16 @@ async function probe(command: string, env: NodeJS.ProcessEnv | undefined, signal
     return { problem: `did not answer like a Python interpreter (${out.stdout.trim().slice(0, 80) || 'no output'})` };
   }
   const v = parsed.version;
-  if (!Array.isArray(v) || v.length < 3 || !v.every((n) => typeof n === 'number')) return { problem: 'reported no version' };
+  if (!Array.isArray(v) || v.length < 3 || !v.every((n) => typeof n === 'number'))
+    return { problem: 'reported no version' };
   const version = [v[0], v[1], v[2]] as [number, number, number];
   if (version[0] < MIN_PYTHON[0] || (version[0] === MIN_PYTHON[0] && version[1] < MIN_PYTHON[1])) {
     return { problem: `is Python ${version.join('.')}; ${MIN_PYTHON.join('.')} or later is needed` };
   }
   const executable = typeof parsed.executable === 'string' && parsed.executable ? parsed.executable : command;
-  return { info: { command, executable, version, pipVersion: typeof parsed.pip === 'string' ? parsed.pip : undefined } };
+  return {
+    info: { command, executable, version, pipVersion: typeof parsed.pip === 'string' ? parsed.pip : undefined },
+  };
 }
 
 /** True when `version` (e.g. "23.2.1") is at least `min` (e.g. [22, 3]). */

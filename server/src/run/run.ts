@@ -2,7 +2,14 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createMemoryCgroup, type Accounting } from './cgroup';
-import { defaultCacheDir, prepareEnvironment, SetupCancelled, SetupError, type Environment, type StepRunner } from './environment';
+import {
+  defaultCacheDir,
+  prepareEnvironment,
+  SetupCancelled,
+  SetupError,
+  type Environment,
+  type StepRunner,
+} from './environment';
 import { judge, verdict } from './judge';
 import { checkLimits, DEFAULT_OUTPUT_CAP_BYTES, formatDuration } from './limits';
 import { runLogged } from './process';
@@ -52,15 +59,25 @@ export function startRun(options: RunOptions): RunHandle {
     if ('error' in checked) return fail({ kind: 'limits', message: checked.error });
     const cancelled = (): RunResult => fail({ kind: 'cancelled', message: 'The run was stopped during setup.' });
     const setupFailed = (message: string, output?: string): RunResult =>
-      fail({ kind: 'setup', message: `${message} (set-up failed after ${formatDuration(Date.now() - started)})`, ...(output ? { output } : {}) });
+      fail({
+        kind: 'setup',
+        message: `${message} (set-up failed after ${formatDuration(Date.now() - started)})`,
+        ...(output ? { output } : {}),
+      });
 
-    options.onProgress?.({ stage: 'python', message: options.python ? `Checking ${options.python}…` : 'Looking for Python…' });
+    options.onProgress?.({
+      stage: 'python',
+      message: options.python ? `Checking ${options.python}…` : 'Looking for Python…',
+    });
     let python: PythonInfo;
     try {
       python = await findPython({ explicit: options.python, env: options.env, signal: controller.signal });
     } catch (e) {
       if (controller.signal.aborted) return cancelled();
-      return fail({ kind: 'python', message: e instanceof PythonNotFoundError ? e.message : `Cannot check Python: ${String(e)}` });
+      return fail({
+        kind: 'python',
+        message: e instanceof PythonNotFoundError ? e.message : `Cannot check Python: ${String(e)}`,
+      });
     }
     if (controller.signal.aborted) return cancelled();
 
@@ -73,7 +90,12 @@ export function startRun(options: RunOptions): RunHandle {
       if (syntax) return fail({ kind: 'load', type: 'SyntaxError', message: `tool_code does not compile: ${syntax}` });
 
       const mechanism = options.mechanism ?? 'auto';
-      const sandbox = mechanism === 'auto' ? sandboxSupport() : mechanism === 'bwrap' || mechanism === 'unshare' ? sandboxSupport(mechanism) : undefined;
+      const sandbox =
+        mechanism === 'auto'
+          ? sandboxSupport()
+          : mechanism === 'bwrap' || mechanism === 'unshare'
+            ? sandboxSupport(mechanism)
+            : undefined;
       const isolated = sandbox?.available ? sandbox : undefined;
       const memoryBytes = Math.floor(limits.memoryMb * 1024 * 1024);
       let venv: Environment;
@@ -87,7 +109,9 @@ export function startRun(options: RunOptions): RunHandle {
           signal: controller.signal,
           onProgress: (message) => options.onProgress?.({ stage: 'setup', message }),
           onLog: options.onLog,
-          runStep: isolated ? sandboxedStep(isolated, scratch, memoryBytes, started + limits.timeoutMs, options.accounting) : timedStep(started + limits.timeoutMs),
+          runStep: isolated
+            ? sandboxedStep(isolated, scratch, memoryBytes, started + limits.timeoutMs, options.accounting)
+            : timedStep(started + limits.timeoutMs),
         });
       } catch (e) {
         if (e instanceof SetupCancelled || controller.signal.aborted) return cancelled();
@@ -123,7 +147,13 @@ export function startRun(options: RunOptions): RunHandle {
         const report = verdict(await handle.judged, { timeoutMs: limits.timeoutMs, memoryBytes });
         const memory = accounting.accounting.memory;
         const note = `sandbox: ${isolated.launcher}, ${accounting.how}`;
-        return toResult(report, { ...extra, isolation: 'sandbox', memory, mechanism: memory === 'measured' ? 'cgroup' : 'poll', mechanismNote: note });
+        return toResult(report, {
+          ...extra,
+          isolation: 'sandbox',
+          memory,
+          mechanism: memory === 'measured' ? 'cgroup' : 'poll',
+          mechanismNote: note,
+        });
       }
       const why = !sandbox ? `the ${mechanism} mechanism was asked for` : !sandbox.available ? sandbox.why : '';
       const supervisor = startSupervisor({
@@ -146,7 +176,12 @@ export function startRun(options: RunOptions): RunHandle {
       const report = await supervisor.report;
       const measured = report.mechanism === 'cgroup' || report.mechanism === 'job-object';
       const note = [`not isolated: ${why}`, report.mechanismNote].filter(Boolean).join('; ');
-      return toResult(report, { ...extra, isolation: 'none', memory: measured ? 'measured' : 'sampled', mechanismNote: note });
+      return toResult(report, {
+        ...extra,
+        isolation: 'none',
+        memory: measured ? 'measured' : 'sampled',
+        mechanismNote: note,
+      });
     } finally {
       await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
     }
@@ -164,7 +199,12 @@ export function runTool(options: RunOptions): Promise<RunResult> {
  * CPython's own verdict on the code, before anything is installed: `compile()` runs none of it. The
  * message (with its line) when it does not compile, else undefined.
  */
-async function syntaxError(python: PythonInfo, code: string, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<string | undefined> {
+async function syntaxError(
+  python: PythonInfo,
+  code: string,
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal,
+): Promise<string | undefined> {
   const script = [
     'import sys',
     'src = sys.stdin.buffer.read().decode("utf-8")',
@@ -174,12 +214,20 @@ async function syntaxError(python: PythonInfo, code: string, env: NodeJS.Process
     '    line = getattr(e, "lineno", None)',
     '    sys.stdout.write("%s: %s%s" % (type(e).__name__, getattr(e, "msg", None) or e, " (line %d)" % line if line else ""))',
   ].join('\n');
-  const outcome = await runLogged(python.executable, ['-I', '-c', script], { env, signal, input: code, timeoutMs: 30_000 });
+  const outcome = await runLogged(python.executable, ['-I', '-c', script], {
+    env,
+    signal,
+    input: code,
+    timeoutMs: 30_000,
+  });
   return outcome.code === 0 && outcome.output.trim() ? outcome.output.trim() : undefined;
 }
 
 /** A memory cgroup where one can be made (measured), else the process tree sampled from outside. */
-async function accountingFor(memoryBytes: number, wanted: RunOptions['accounting']): Promise<{ accounting: Accounting; how: string }> {
+async function accountingFor(
+  memoryBytes: number,
+  wanted: RunOptions['accounting'],
+): Promise<{ accounting: Accounting; how: string }> {
   const cgroup = wanted === 'sampled' ? { why: 'sampling was asked for' } : await createMemoryCgroup(memoryBytes);
   if (!('why' in cgroup)) return { accounting: cgroup, how: `cgroup v${cgroup.version}` };
   return { accounting: treeSampler(memoryBytes), how: `memory sampled (no memory cgroup: ${cgroup.why})` };
@@ -194,7 +242,13 @@ function timedStep(deadline: number): StepRunner {
 }
 
 /** A set-up step in the run's sandbox, under the run's memory limit and what is left of its time. */
-function sandboxedStep(sandbox: Sandbox, scratch: string, memoryBytes: number, deadline: number, wanted: RunOptions['accounting']): StepRunner {
+function sandboxedStep(
+  sandbox: Sandbox,
+  scratch: string,
+  memoryBytes: number,
+  deadline: number,
+  wanted: RunOptions['accounting'],
+): StepRunner {
   return async (command, args, opts) => {
     const { accounting } = await accountingFor(memoryBytes, wanted);
     let output = '';
@@ -220,7 +274,13 @@ function sandboxedStep(sandbox: Sandbox, scratch: string, memoryBytes: number, d
     opts.signal?.addEventListener('abort', abort, { once: true });
     const j = await handle.judged;
     opts.signal?.removeEventListener('abort', abort);
-    return { code: j.status.code, signal: j.status.signal, output: output + j.launcherErrors, cancelled: j.stopped, ...(j.limit ? { limit: j.limit } : {}) };
+    return {
+      code: j.status.code,
+      signal: j.status.signal,
+      output: output + j.launcherErrors,
+      cancelled: j.stopped,
+      ...(j.limit ? { limit: j.limit } : {}),
+    };
   };
 }
 
@@ -239,7 +299,11 @@ function toResult(r: SupervisorReport, extra: Extra): RunResult {
   return {
     ok: r.ok === true && typeof r.result === 'string',
     ...(r.ok ? { result: r.result } : {}),
-    ...(r.error ? { error: r.error } : r.ok ? {} : { error: { kind: 'runner', message: 'The tool runner reported a failure without a reason.' } }),
+    ...(r.error
+      ? { error: r.error }
+      : r.ok
+        ? {}
+        : { error: { kind: 'runner', message: 'The tool runner reported a failure without a reason.' } }),
     ...(r.limit ? { limit: r.limit } : {}),
     elapsedMs: r.elapsedMs ?? 0,
     peakMemoryMb: Math.round(((r.peakMemoryBytes ?? 0) / (1024 * 1024)) * 10) / 10,

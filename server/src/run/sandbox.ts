@@ -16,9 +16,13 @@ import { delimiter, join } from 'node:path';
  */
 export type Launcher = 'bwrap' | 'unshare';
 export type Sandbox = { readonly launcher: Launcher; readonly programs: Readonly<Record<string, string>> };
-export type SandboxSupport = ({ readonly available: true } & Sandbox) | { readonly available: false; readonly why: string };
+export type SandboxSupport =
+  ({ readonly available: true } & Sandbox) | { readonly available: false; readonly why: string };
 
-/** Runs as the namespace's root (unshare only; bwrap mounts itself): private mounts, then the command without capabilities. */
+/**
+ * Runs as the namespace's root (unshare only; bwrap mounts itself): private mounts, then the command
+ * without capabilities.
+ */
 const UNSHARE_INNER = [
   'set -e',
   'setpriv=$1; work=$2; n=$3; shift 3',
@@ -112,8 +116,33 @@ function launchArgs(sandbox: Sandbox, spec: Pick<SandboxSpec, 'cwd' | 'readOnly'
   return [
     p.setpriv,
     ...['--pdeathsig', 'KILL', '--', p.unshare],
-    ...['--user', '--map-root-user', '--pid', '--fork', '--kill-child', '--mount', '--mount-proc', '--ipc', '--cgroup', '--propagation', 'private', '--'],
-    ...['sh', '-c', UNSHARE_INNER, 'sh', p.setpriv, cwd, String(readOnly.length), ...readOnly, String(writable.length), ...writable, ...argv],
+    ...[
+      '--user',
+      '--map-root-user',
+      '--pid',
+      '--fork',
+      '--kill-child',
+      '--mount',
+      '--mount-proc',
+      '--ipc',
+      '--cgroup',
+      '--propagation',
+      'private',
+      '--',
+    ],
+    ...[
+      'sh',
+      '-c',
+      UNSHARE_INNER,
+      'sh',
+      p.setpriv,
+      cwd,
+      String(readOnly.length),
+      ...readOnly,
+      String(writable.length),
+      ...writable,
+      ...argv,
+    ],
   ];
 }
 

@@ -9,9 +9,16 @@ import type { RunResult } from './types';
  */
 export function runSummary(name: string, r: RunResult): string | undefined {
   if (r.isolation === undefined) return undefined;
-  const how = r.ok ? 'returned a string' : r.limit ? 'was stopped' : r.error?.kind === 'cancelled' ? 'was stopped' : 'failed';
+  const how = r.ok
+    ? 'returned a string'
+    : r.limit
+      ? 'was stopped'
+      : r.error?.kind === 'cancelled'
+        ? 'was stopped'
+        : 'failed';
   const peak = `peak memory ${formatMemory(r.peakMemoryMb)}${r.memory === 'sampled' ? ' (sampled, not measured)' : ''}`;
   const limits = `limits ${formatDuration(r.limits.timeoutMs)}, ${formatMemory(r.limits.memoryMb)}`;
-  const isolation = r.isolation === 'none' ? `; not isolated from this machine (${r.mechanismNote ?? 'no sandbox'})` : '';
+  const isolation =
+    r.isolation === 'none' ? `; not isolated from this machine (${r.mechanismNote ?? 'no sandbox'})` : '';
   return `${name} ${how} after ${formatDuration(r.elapsedMs)}, ${peak} (${limits})${isolation}.`;
 }

@@ -23,7 +23,9 @@ export function runnerScriptPath(from: string = __dirname): string {
     if (up === dir) break;
     dir = up;
   }
-  throw new Error(`The tool runner (runner/${RUNNER_FILE}) is missing from this installation (searched upwards from ${from}).`);
+  throw new Error(
+    `The tool runner (runner/${RUNNER_FILE}) is missing from this installation (searched upwards from ${from}).`,
+  );
 }
 
 /** What the runner writes to the job's result file. */
@@ -93,7 +95,12 @@ export function startSupervisor(opts: SupervisorOptions): SupervisorHandle {
         stdinControl: true,
       };
       await fs.writeFile(jobPath, JSON.stringify(job), { mode: 0o600 });
-      const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: string; stderrTail: string }>((resolve) => {
+      const exit = await new Promise<{
+        code: number | null;
+        signal: NodeJS.Signals | null;
+        error?: string;
+        stderrTail: string;
+      }>((resolve) => {
         let stderrTail = '';
         let error: string | undefined;
         // -S: no `site`, so no .pth file of the environment runs in the supervisor (its child, the host, has them).
@@ -133,13 +140,18 @@ export function startSupervisor(opts: SupervisorOptions): SupervisorHandle {
         const why = exit.error
           ? `cannot start ${opts.python} (${exit.error})`
           : `it ended (${exit.code === null ? `signal ${exit.signal}` : `status ${exit.code}`}) without a result${exit.stderrTail.trim() ? `:\n${exit.stderrTail.trim().split('\n').slice(-10).join('\n')}` : ''}`;
-        return failure(stopRequested ? 'cancelled' : 'runner', stopRequested ? 'The run was stopped.' : `The tool runner failed: ${why}`);
+        return failure(
+          stopRequested ? 'cancelled' : 'runner',
+          stopRequested ? 'The run was stopped.' : `The tool runner failed: ${why}`,
+        );
       }
       return JSON.parse(text) as SupervisorReport;
     } finally {
       await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
     }
-  })().catch((e: unknown) => failure('runner', `The tool runner failed: ${e instanceof Error ? e.message : String(e)}`));
+  })().catch((e: unknown) =>
+    failure('runner', `The tool runner failed: ${e instanceof Error ? e.message : String(e)}`),
+  );
   return {
     report,
     stop() {

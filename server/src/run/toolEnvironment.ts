@@ -29,7 +29,11 @@ function kept(name: string): boolean {
 }
 
 /** `home` is the run's own HOME (a temporary folder), also used as TMPDIR's parent on POSIX. */
-export function toolEnvironment(base: NodeJS.ProcessEnv, home: string, extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+export function toolEnvironment(
+  base: NodeJS.ProcessEnv,
+  home: string,
+  extra: Readonly<Record<string, string>> = {},
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(base)) if (value !== undefined && kept(name)) env[name] = value;
   env.HOME = home;

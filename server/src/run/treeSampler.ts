@@ -63,7 +63,9 @@ async function descendants(pid: number): Promise<number[]> {
 
 /** A process's resident memory in bytes: its own (anonymous and file pages) and its shared-memory pages. */
 async function processMemory(pid: number, how: 'rss' | 'pss'): Promise<{ own: number; shared: number }> {
-  const text = await fs.readFile(how === 'pss' ? `/proc/${pid}/smaps_rollup` : `/proc/${pid}/status`, 'utf8').catch(() => '');
+  const text = await fs
+    .readFile(how === 'pss' ? `/proc/${pid}/smaps_rollup` : `/proc/${pid}/status`, 'utf8')
+    .catch(() => '');
   const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0) * 1024;
   return how === 'pss'
     ? { own: kb('Pss') - kb('Pss_Shmem'), shared: kb('Pss_Shmem') }

@@ -55,7 +55,10 @@ export interface RunProcess {
   readonly command: string;
 }
 
-/** How the limits were enforced: a cgroup v2 (Linux), polling as subreaper (Linux), `ps` polling (macOS), a Job Object (Windows). */
+/**
+ * How the limits were enforced: a cgroup v2 (Linux), polling as subreaper (Linux), `ps` polling
+ * (macOS), a Job Object (Windows).
+ */
 export type LimitMechanism = 'cgroup' | 'poll' | 'process-group' | 'job-object';
 
 export interface RunResult {
@@ -85,7 +88,10 @@ export interface RunResult {
    * forge its judge. `none`: the tool ran beside its supervisor, which it could reach. Absent: nothing ran.
    */
   readonly isolation?: 'sandbox' | 'none';
-  /** `measured`: the peak is the kernel's (cgroup, Job Object); `sampled`: polled, a tool can overshoot between polls. */
+  /**
+   * `measured`: the peak is the kernel's (cgroup, Job Object); `sampled`: polled, a tool can overshoot
+   * between polls.
+   */
   readonly memory?: 'measured' | 'sampled';
   /** Things the user should know that are not failures (limits lowered, output capped, leftovers killed). */
   readonly notices: readonly string[];

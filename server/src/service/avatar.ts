@@ -21,11 +21,30 @@ function imageSize(input: Uint8Array): { type?: string; width?: number; height?:
 }
 
 export type AvatarInfo =
-  | { readonly ok: true; readonly type: string; readonly width?: number; readonly height?: number; readonly bytes: number; readonly mime: string }
-  | { readonly ok: false; readonly problem: 'invalid-base64'; readonly at: number; readonly length: number; readonly reason: string }
+  | {
+      readonly ok: true;
+      readonly type: string;
+      readonly width?: number;
+      readonly height?: number;
+      readonly bytes: number;
+      readonly mime: string;
+    }
+  | {
+      readonly ok: false;
+      readonly problem: 'invalid-base64';
+      readonly at: number;
+      readonly length: number;
+      readonly reason: string;
+    }
   | { readonly ok: false; readonly problem: 'not-image'; readonly bytes: number };
 
-const ACCEPTED: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml' };
+const ACCEPTED: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+};
 /** Enough base64 for any header image-size reads (JPEG's SOF can sit behind large EXIF blocks). */
 const HEADER_CHARS = 256 * 1024;
 
@@ -45,9 +64,23 @@ export function inspectBase64Image(text: string): AvatarInfo {
 
 function inspect(text: string): AvatarInfo {
   const dataUri = /^data:[\w/+.-]*;base64,/.exec(text.slice(0, 128));
-  if (dataUri) return { ok: false, problem: 'invalid-base64', at: 0, length: dataUri[0].length, reason: `remove the \`${dataUri[0]}\` prefix: avatar holds the base64 text only` };
+  if (dataUri)
+    return {
+      ok: false,
+      problem: 'invalid-base64',
+      at: 0,
+      length: dataUri[0].length,
+      reason: `remove the \`${dataUri[0]}\` prefix: avatar holds the base64 text only`,
+    };
   const bad = /[^A-Za-z0-9+/=\s]/u.exec(text); // `u`: an astral character is one match, not half of one
-  if (bad) return { ok: false, problem: 'invalid-base64', at: bad.index, length: bad[0].length, reason: `\`${printable(bad[0])}\` is not a base64 character` };
+  if (bad)
+    return {
+      ok: false,
+      problem: 'invalid-base64',
+      at: bad.index,
+      length: bad[0].length,
+      reason: `\`${printable(bad[0])}\` is not a base64 character`,
+    };
   const hasSpace = /\s/.test(text);
   const compact = hasSpace ? text.replace(/\s+/g, '') : text;
   const pad = compact.indexOf('=');
@@ -56,7 +89,13 @@ function inspect(text: string): AvatarInfo {
     return { ok: false, problem: 'invalid-base64', at, length: 1, reason: '`=` padding may only end the data' };
   }
   if (compact.length % 4 === 1 || (pad >= 0 && compact.length % 4 !== 0)) {
-    return { ok: false, problem: 'invalid-base64', at: 0, length: text.length, reason: 'its length is not a whole number of base64 groups (the data looks truncated)' };
+    return {
+      ok: false,
+      problem: 'invalid-base64',
+      at: 0,
+      length: text.length,
+      reason: 'its length is not a whole number of base64 groups (the data looks truncated)',
+    };
   }
   const bytes = Math.floor((compact.length * 3) / 4) - (pad >= 0 ? compact.length - pad : 0);
   const head = Buffer.from(compact.slice(0, HEADER_CHARS), 'base64');

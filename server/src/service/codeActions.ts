@@ -1,5 +1,13 @@
 import { CodeAction, CodeActionKind, type Diagnostic, type Range, TextEdit } from 'vscode-languageserver-types';
-import { appendMember, indentUnit, lineIndent, reindent, removeProperty, replaceNode, type OffsetEdit } from './json/edits';
+import {
+  appendMember,
+  indentUnit,
+  lineIndent,
+  reindent,
+  removeProperty,
+  replaceNode,
+  type OffsetEdit,
+} from './json/edits';
 import { escapeJsonContent } from './json/embeddedText';
 import { pythonStringContent } from './python/strings';
 import { child, nodeAtOffset, nodeAtPath, property } from './json/nodes';
@@ -17,7 +25,11 @@ export function doCodeActions(model: ToolModel, range: Range, diagnostics: reado
   for (const d of diagnostics) {
     if (d.source !== 'tooldef' || !isRuleCode(d.code) || !d.data) continue;
     for (const { title, edits, preferred } of fixesFor(model, d, d.data as FixData)) {
-      const action = CodeAction.create(title, { changes: { [model.document.uri]: edits.map((e) => toTextEdit(model, e)) } }, CodeActionKind.QuickFix);
+      const action = CodeAction.create(
+        title,
+        { changes: { [model.document.uri]: edits.map((e) => toTextEdit(model, e)) } },
+        CodeActionKind.QuickFix,
+      );
       action.diagnostics = [d];
       if (preferred) action.isPreferred = true;
       actions.push(action);
@@ -27,8 +39,14 @@ export function doCodeActions(model: ToolModel, range: Range, diagnostics: reado
   const invalid = diagnostics.find((d) => d.source === 'tooldef' && d.code === 'invalid-timestamp');
   const ts = timestampAt(model, model.offsetAt(invalid?.range.start ?? range.start));
   if (ts) {
-    const edit = { changes: { [model.document.uri]: [toTextEdit(model, replaceNode(ts, JSON.stringify(nowTimestamp())))] } };
-    const action = CodeAction.create('Update timestamp to now', edit, invalid ? CodeActionKind.QuickFix : CodeActionKind.RefactorRewrite);
+    const edit = {
+      changes: { [model.document.uri]: [toTextEdit(model, replaceNode(ts, JSON.stringify(nowTimestamp())))] },
+    };
+    const action = CodeAction.create(
+      'Update timestamp to now',
+      edit,
+      invalid ? CodeActionKind.QuickFix : CodeActionKind.RefactorRewrite,
+    );
     if (invalid) {
       action.diagnostics = [invalid];
       action.isPreferred = true;
@@ -58,7 +76,8 @@ function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
         preferred: i === 0 && data.candidates.length === 1,
       }));
     case 'unknown-name': {
-      const write = (name: string): string => escapeJsonContent(data.pythonQuote ? pythonStringContent(name, data.pythonQuote) : name);
+      const write = (name: string): string =>
+        escapeJsonContent(data.pythonQuote ? pythonStringContent(name, data.pythonQuote) : name);
       const fixes: Fix[] = data.candidates.slice(0, MAX_CANDIDATES).map((c, i) => ({
         title: `Change to \`${c}\``,
         edits: [replaceNode(data, write(c))],
@@ -69,22 +88,44 @@ function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
       return fixes;
     }
     case 'trim-placeholder':
-      return [{ title: `Remove the spaces: {{${data.name}}}`, edits: [replaceNode(data, escapeJsonContent(data.name))], preferred: true }];
+      return [
+        {
+          title: `Remove the spaces: {{${data.name}}}`,
+          edits: [replaceNode(data, escapeJsonContent(data.name))],
+          preferred: true,
+        },
+      ];
     case 'rename-key': {
       const key = nodeAtOffset(model.root, at);
       if (key?.type !== 'string') return [];
-      return data.candidates.slice(0, MAX_CANDIDATES).map((c, i) => ({ title: `Rename to \`${c}\``, edits: [replaceNode(key, JSON.stringify(c))], preferred: i === 0 }));
+      return data.candidates.slice(0, MAX_CANDIDATES).map((c, i) => ({
+        title: `Rename to \`${c}\``,
+        edits: [replaceNode(key, JSON.stringify(c))],
+        preferred: i === 0,
+      }));
     }
     case 'wrap-array': {
       const node = nodeAtOffset(model.root, at);
       if (!node) return [];
-      return [{ title: 'Wrap in an array', edits: [replaceNode(node, `[${model.text.slice(node.offset, node.offset + node.length)}]`)], preferred: true }];
+      return [
+        {
+          title: 'Wrap in an array',
+          edits: [replaceNode(node, `[${model.text.slice(node.offset, node.offset + node.length)}]`)],
+          preferred: true,
+        },
+      ];
     }
     case 'unwrap-array': {
       const node = nodeAtOffset(model.root, at);
       if (node?.type !== 'array') return [];
       const item = node.children![0];
-      return [{ title: 'Unwrap the array', edits: [replaceNode(node, item ? model.text.slice(item.offset, item.offset + item.length) : '""')], preferred: true }];
+      return [
+        {
+          title: 'Unwrap the array',
+          edits: [replaceNode(node, item ? model.text.slice(item.offset, item.offset + item.length) : '""')],
+          preferred: true,
+        },
+      ];
     }
     case 'move-field':
       return moveField(model, data.from, data.to);
@@ -98,7 +139,12 @@ function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
 function addVariable(model: ToolModel, name: string): OffsetEdit | undefined {
   const metadata = model.metadata;
   if (!metadata) return undefined;
-  const fields: [string, string][] = [['name', name], ...(model.kind === 'llm' ? [['type', 'text'] as [string, string]] : []), ['description', ''], ['default', '']];
+  const fields: [string, string][] = [
+    ['name', name],
+    ...(model.kind === 'llm' ? [['type', 'text'] as [string, string]] : []),
+    ['description', ''],
+    ['default', ''],
+  ];
   const unit = indentUnit(model.text);
   const item = `{\n${fields.map(([k, v]) => `${unit}${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(',\n')}\n}`;
   const variables = child(metadata, 'variables');
@@ -112,12 +158,21 @@ function addRequirement(model: ToolModel, distribution: string): Fix[] {
   if (!metadata || model.json.syntaxErrors.length) return [];
   const title = `Add \`${distribution}\` to requirements`;
   const node = child(metadata, 'requirements');
-  if (!node) return [{ title, edits: [appendMember(model.text, metadata, 'requirements', JSON.stringify(distribution))], preferred: true }];
+  if (!node)
+    return [
+      {
+        title,
+        edits: [appendMember(model.text, metadata, 'requirements', JSON.stringify(distribution))],
+        preferred: true,
+      },
+    ];
   if (node.type !== 'string') return [];
   const embedded = model.embedded(node);
   const current = embedded.text;
   const line = current === '' || current.endsWith('\n') ? distribution : `\n${distribution}`;
-  return [{ title, edits: [{ offset: embedded.contentEnd, length: 0, newText: escapeJsonContent(line) }], preferred: true }];
+  return [
+    { title, edits: [{ offset: embedded.contentEnd, length: 0, newText: escapeJsonContent(line) }], preferred: true },
+  ];
 }
 
 function moveField(model: ToolModel, from: (string | number)[], to: (string | number)[]): Fix[] {
@@ -177,4 +232,3 @@ function timestampAt(model: ToolModel, offset: number): JsonNode | undefined {
 function toTextEdit(model: ToolModel, e: OffsetEdit): TextEdit {
   return TextEdit.replace(toRange(model, e), e.newText);
 }
-

@@ -1,4 +1,11 @@
-import { CompletionItem, CompletionItemKind, CompletionList, InsertTextFormat, MarkupKind, TextEdit } from 'vscode-languageserver-types';
+import {
+  type CompletionItem,
+  CompletionItemKind,
+  CompletionList,
+  InsertTextFormat,
+  MarkupKind,
+  TextEdit,
+} from 'vscode-languageserver-types';
 import { toRange } from './positions';
 import { pythonAnalysis } from './python/load';
 import { pythonStringContent } from './python/strings';
@@ -24,7 +31,11 @@ function complete(model: ToolModel, kind: Kind, offset: number, settings: Settin
   if (!root) return [];
   const node = nodeAtOffset(root, offset, true);
   if (!node) return [];
-  if (node.type === 'string' && offset > node.offset && (offset < node.offset + node.length || !closedString(model.text, node))) {
+  if (
+    node.type === 'string' &&
+    offset > node.offset &&
+    (offset < node.offset + node.length || !closedString(model.text, node))
+  ) {
     if (node === model.prompt?.node) return placeholderItems(model, offset);
     if (node === model.pythonNode) return variableKeyItems(model, node, offset);
     const parent = node.parent;
@@ -33,13 +44,22 @@ function complete(model: ToolModel, kind: Kind, offset: number, settings: Settin
     }
     return valueItems(model, kind, pathOf(node), node, settings);
   }
-  if (node.type === 'object' && !insideChild(node, offset)) return propertyItems(model, kind, node, { offset, length: 0 }, true);
+  if (node.type === 'object' && !insideChild(node, offset))
+    return propertyItems(model, kind, node, { offset, length: 0 }, true);
   if (node.type === 'property' && node.colonOffset !== undefined && offset > node.colonOffset) {
     // Only where the value is missing: before an existing value there is nothing to complete.
     if (node.children![1]) return [];
-    return valueItems(model, kind, [...pathOf(node.parent!), String(node.children![0].value)], { offset, length: 0 }, settings, true);
+    return valueItems(
+      model,
+      kind,
+      [...pathOf(node.parent!), String(node.children![0].value)],
+      { offset, length: 0 },
+      settings,
+      true,
+    );
   }
-  if (node.type === 'array' && !insideChild(node, offset)) return valueItems(model, kind, [...pathOf(node), node.children!.length], { offset, length: 0 }, settings, true);
+  if (node.type === 'array' && !insideChild(node, offset))
+    return valueItems(model, kind, [...pathOf(node), node.children!.length], { offset, length: 0 }, settings, true);
   return [];
 }
 
@@ -101,7 +121,13 @@ function variableKeyItems(model: ToolModel, node: JsonNode, offset: number): Com
     }));
 }
 
-function propertyItems(model: ToolModel, kind: Kind, obj: JsonNode, replace: Replace, withValue: boolean): CompletionItem[] {
+function propertyItems(
+  model: ToolModel,
+  kind: Kind,
+  obj: JsonNode,
+  replace: Replace,
+  withValue: boolean,
+): CompletionItem[] {
   const path = pathOf(obj);
   const props = propertiesAt(kind, path);
   const required = new Set(schemaAt(kind, path)?.required ?? []);
@@ -121,9 +147,16 @@ function propertyItems(model: ToolModel, kind: Kind, obj: JsonNode, replace: Rep
       sortText: `${rank}${key}`,
       filterText: replace.length ? `"${key}"` : key,
       insertTextFormat: InsertTextFormat.Snippet,
-      textEdit: TextEdit.replace(range, `"${key}"` + (withValue ? `: ${key === 'timestamp' ? `"\${1:${nowTimestamp()}}"` : valueSnippet(schema)}${comma}` : '')),
+      textEdit: TextEdit.replace(
+        range,
+        `"${key}"` +
+          (withValue ? `: ${key === 'timestamp' ? `"\${1:${nowTimestamp()}}"` : valueSnippet(schema)}${comma}` : ''),
+      ),
       // Values with known choices get their suggestions right away, as VS Code's JSON support does.
-      command: withValue && (schema.enum || key === 'model_version') ? { title: 'Suggest', command: 'editor.action.triggerSuggest' } : undefined,
+      command:
+        withValue && (schema.enum || key === 'model_version')
+          ? { title: 'Suggest', command: 'editor.action.triggerSuggest' }
+          : undefined,
     });
   }
   return items;
@@ -139,7 +172,7 @@ export function valueSnippet(schema: SchemaNode): string {
   const body = schema.defaultSnippets?.[0]?.body;
   if (body !== undefined) return snippetOf(body, '');
   if (schema.enum) return `"\${1|${schema.enum.join(',')}|}"`;
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type ?? schema.anyOf?.[0]?.type;
+  const type = Array.isArray(schema.type) ? schema.type[0] : (schema.type ?? schema.anyOf?.[0]?.type);
   switch (type) {
     case 'string':
       return '"$1"';
@@ -169,10 +202,23 @@ function snippetOf(body: unknown, indent: string): string {
   return String(body);
 }
 
-function valueItems(model: ToolModel, kind: Kind, path: JsonPath, replace: Replace, settings: Settings, bare = false): CompletionItem[] {
+function valueItems(
+  model: ToolModel,
+  kind: Kind,
+  path: JsonPath,
+  replace: Replace,
+  settings: Settings,
+  bare = false,
+): CompletionItem[] {
   const range = toRange(model, replace);
   const comma = bare && followedByMember(model.text, replace.offset) ? ',' : '';
-  const quoted = (value: string, kindOf: CompletionItemKind, detail?: string, doc?: string, sort?: number): CompletionItem => ({
+  const quoted = (
+    value: string,
+    kindOf: CompletionItemKind,
+    detail?: string,
+    doc?: string,
+    sort?: number,
+  ): CompletionItem => ({
     label: value,
     kind: kindOf,
     detail,
@@ -185,25 +231,41 @@ function valueItems(model: ToolModel, kind: Kind, path: JsonPath, replace: Repla
   const parentKey = typeof last === 'number' ? path[path.length - 2] : last;
   // model_version, either the string form or an item of the array
   if (path[0] === 'metadata' && path[1] === 'model_version') {
-    return settings.knownModels.filter((m) => m !== '').map((m, i) => quoted(m, CompletionItemKind.EnumMember, 'model id', undefined, i));
+    return settings.knownModels
+      .filter((m) => m !== '')
+      .map((m, i) => quoted(m, CompletionItemKind.EnumMember, 'model id', undefined, i));
   }
   if (path[0] === 'metadata' && path[1] === 'timestamp') {
-    return [quoted(nowTimestamp(), CompletionItemKind.Value, 'now (UTC)', 'The current time as an ISO 8601 date-time.')];
+    return [
+      quoted(nowTimestamp(), CompletionItemKind.Value, 'now (UTC)', 'The current time as an ISO 8601 date-time.'),
+    ];
   }
   if (path[0] === 'metadata' && path[1] === 'variables' && typeof path[2] === 'number' && path[3] === 'default') {
     const v = model.variables[path[2]];
-    return (v?.allowedValues ?? []).filter((a) => a !== '').map((a, i) => quoted(a, CompletionItemKind.EnumMember, 'allowed value', undefined, i));
+    return (v?.allowedValues ?? [])
+      .filter((a) => a !== '')
+      .map((a, i) => quoted(a, CompletionItemKind.EnumMember, 'allowed value', undefined, i));
   }
   const schema = schemaAt(kind, path);
   if (!schema) return [];
   if (schema.enum) {
-    return schema.enum.map((e, i) => quoted(e, CompletionItemKind.EnumMember, String(parentKey), schema.enumDescriptions?.[i], i));
+    return schema.enum.map((e, i) =>
+      quoted(e, CompletionItemKind.EnumMember, String(parentKey), schema.enumDescriptions?.[i], i),
+    );
   }
   if (bare) {
     const snippet = valueSnippet(schema);
-    const label = schema.defaultSnippets?.[0]?.label ?? (typeof last === 'number' ? 'new item' : `${String(last)} value`);
-    return [{ label, kind: CompletionItemKind.Snippet, insertTextFormat: InsertTextFormat.Snippet, textEdit: TextEdit.replace(range, snippet + comma), documentation: schema.description }];
+    const label =
+      schema.defaultSnippets?.[0]?.label ?? (typeof last === 'number' ? 'new item' : `${String(last)} value`);
+    return [
+      {
+        label,
+        kind: CompletionItemKind.Snippet,
+        insertTextFormat: InsertTextFormat.Snippet,
+        textEdit: TextEdit.replace(range, snippet + comma),
+        documentation: schema.description,
+      },
+    ];
   }
   return [];
 }
-

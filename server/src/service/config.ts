@@ -10,7 +10,9 @@ const SEVERITIES = new Set<Severity | 'off'>(['error', 'warning', 'information',
 
 export function readConfig(raw: unknown): ServerConfig {
   const cfg = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  const known = Array.isArray(cfg.knownModels) ? cfg.knownModels.filter((m): m is string => typeof m === 'string') : [...DEFAULT_KNOWN_MODELS];
+  const known = Array.isArray(cfg.knownModels)
+    ? cfg.knownModels.filter((m): m is string => typeof m === 'string')
+    : [...DEFAULT_KNOWN_MODELS];
   const rules: Partial<Record<RuleCode, Severity | 'off'>> = {};
   if (cfg.rules && typeof cfg.rules === 'object') {
     for (const [code, sev] of Object.entries(cfg.rules)) {

@@ -1,6 +1,6 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position } from 'vscode-languageserver-types';
-import { EmbeddedText, escapeJsonContent } from './json/embeddedText';
+import { type EmbeddedText, escapeJsonContent } from './json/embeddedText';
 import { nodeAtPath } from './json/nodes';
 import type { OffsetEdit } from './json/edits';
 import { ToolModel } from './model';
@@ -9,7 +9,10 @@ import { LineIndex } from './positions';
 /** The string fields that can be edited as a document of their own. */
 export type EmbeddedField = 'tool_code' | 'model_prompt';
 
-const FIELD_PATH: Record<EmbeddedField, string[]> = { tool_code: ['metadata', 'tool_code'], model_prompt: ['model_prompt'] };
+const FIELD_PATH: Record<EmbeddedField, string[]> = {
+  tool_code: ['metadata', 'tool_code'],
+  model_prompt: ['model_prompt'],
+};
 
 /** The decoded content of `field` in a definition's text, with its position map; undefined when absent. */
 export function readEmbedded(uri: string, text: string, field: EmbeddedField): EmbeddedText | undefined {
@@ -22,7 +25,10 @@ export function readEmbedded(uri: string, text: string, field: EmbeddedField): E
  * Where the definition's ranges (`[start, end)` offsets) fall in the field's decoded content, as
  * positions of that content; null for a range not wholly inside the field.
  */
-export function embeddedRanges(embedded: EmbeddedText, ranges: readonly (readonly [number, number])[]): ({ start: Position; end: Position } | null)[] {
+export function embeddedRanges(
+  embedded: EmbeddedText,
+  ranges: readonly (readonly [number, number])[],
+): ({ start: Position; end: Position } | null)[] {
   const lines = new LineIndex(embedded.text);
   return ranges.map(([start, end]) =>
     start < embedded.contentStart || end > embedded.contentEnd
@@ -36,8 +42,17 @@ export function embeddedRanges(embedded: EmbeddedText, ranges: readonly (readonl
  * between the quotes, escaped as JSON. Undefined when the field is gone or no longer a string (the
  * caller then refuses the save rather than guess where the text belongs).
  */
-export function writeEmbedded(uri: string, text: string, field: EmbeddedField, content: string): OffsetEdit | undefined {
+export function writeEmbedded(
+  uri: string,
+  text: string,
+  field: EmbeddedField,
+  content: string,
+): OffsetEdit | undefined {
   const current = readEmbedded(uri, text, field);
   if (!current) return undefined;
-  return { offset: current.contentStart, length: current.contentEnd - current.contentStart, newText: escapeJsonContent(content) };
+  return {
+    offset: current.contentStart,
+    length: current.contentEnd - current.contentStart,
+    newText: escapeJsonContent(content),
+  };
 }

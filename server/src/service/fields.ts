@@ -2,7 +2,10 @@ import type { Kind } from './kind';
 
 /** Field facts the schemas cannot express: severity of absence and each field's home level. */
 export const RECOMMENDED: Record<Kind, { readonly root: readonly string[]; readonly metadata: readonly string[] }> = {
-  smart: { root: [], metadata: ['description', 'usage_notes', 'model_version', 'creator', 'variables', 'expected_output', 'timestamp'] },
+  smart: {
+    root: [],
+    metadata: ['description', 'usage_notes', 'model_version', 'creator', 'variables', 'expected_output', 'timestamp'],
+  },
   llm: { root: [], metadata: ['prompt_name', 'description', 'parameters', 'variables', 'expected_output'] },
 };
 
@@ -19,7 +22,20 @@ const SMART_HOMES: Record<string, Home> = {
   version: 'root',
   metadata: 'root',
   ...Object.fromEntries(
-    ['tool_name', 'tool_code', 'description', 'usage_notes', 'model_version', 'creator', 'variables', 'expected_output', 'avatar_type', 'avatar', 'timestamp', 'requirements'].map((k) => [k, 'metadata' as const]),
+    [
+      'tool_name',
+      'tool_code',
+      'description',
+      'usage_notes',
+      'model_version',
+      'creator',
+      'variables',
+      'expected_output',
+      'avatar_type',
+      'avatar',
+      'timestamp',
+      'requirements',
+    ].map((k) => [k, 'metadata' as const]),
   ),
 };
 
@@ -28,9 +44,26 @@ const LLM_HOMES: Record<string, Home> = {
   model_prompt: 'root',
   metadata: 'root',
   ...Object.fromEntries(
-    ['prompt_name', 'description', 'usage_notes', 'model_version', 'creator', 'parameters', 'variables', 'expected_output', 'avatar_type', 'avatar', 'timestamp'].map((k) => [k, 'metadata' as const]),
+    [
+      'prompt_name',
+      'description',
+      'usage_notes',
+      'model_version',
+      'creator',
+      'parameters',
+      'variables',
+      'expected_output',
+      'avatar_type',
+      'avatar',
+      'timestamp',
+    ].map((k) => [k, 'metadata' as const]),
   ),
-  ...Object.fromEntries(['temperature', 'max_tokens', 'top_p', 'frequency_penalty', 'presence_penalty'].map((k) => [k, 'parameters' as const])),
+  ...Object.fromEntries(
+    ['temperature', 'max_tokens', 'top_p', 'frequency_penalty', 'presence_penalty'].map((k) => [
+      k,
+      'parameters' as const,
+    ]),
+  ),
 };
 
 /** Where `key` belongs in a file of `kind`, if it is a field of one of the movable levels. */
@@ -41,5 +74,11 @@ export function homeOf(kind: Kind, key: string): Home | undefined {
 
 export function homeAt(path: readonly (string | number)[]): Home | undefined {
   const key = path.join('/');
-  return key === '' ? 'root' : key === 'metadata' ? 'metadata' : key === 'metadata/parameters' ? 'parameters' : undefined;
+  return key === ''
+    ? 'root'
+    : key === 'metadata'
+      ? 'metadata'
+      : key === 'metadata/parameters'
+        ? 'parameters'
+        : undefined;
 }

@@ -15,7 +15,9 @@ export function doHover(model: ToolModel, offset: number): Hover | null {
   if (!kind || !model.root) return null;
   const target = variableAt(model, offset);
   if (target && (target.decl || model.prompt)) {
-    const md = target.decl ? describeVariable(model, target.decl) : `**No variable named \`${target.name}\`** — declare it in \`metadata.variables\`.`;
+    const md = target.decl
+      ? describeVariable(model, target.decl)
+      : `**No variable named \`${target.name}\`** — declare it in \`metadata.variables\`.`;
     return { contents: { kind: MarkupKind.Markdown, value: md }, range: toRange(model, target.span) };
   }
   const node = nodeAtOffset(model.root, offset);
@@ -23,7 +25,13 @@ export function doHover(model: ToolModel, offset: number): Hover | null {
   const isKey = node.parent?.type === 'property' && node.parent.children![0] === node;
   const valueNode = isKey ? node.parent!.children![1] : node;
   const path = isKey ? [...pathOf(node.parent!.parent!), String(node.value)] : pathOf(node);
-  if (!isKey && valueNode?.type === 'string' && path[0] === 'metadata' && path[1] === 'avatar' && (path.length === 2 || path[2] === 'avatar')) {
+  if (
+    !isKey &&
+    valueNode?.type === 'string' &&
+    path[0] === 'metadata' &&
+    path[1] === 'avatar' &&
+    (path.length === 2 || path[2] === 'avatar')
+  ) {
     const md = describeAvatar(model, valueNode);
     if (md) return { contents: { kind: MarkupKind.Markdown, value: md }, range: toRange(model, node) };
   }
@@ -34,16 +42,20 @@ export function doHover(model: ToolModel, offset: number): Hover | null {
   const parts = [`**${title}** — ${describeTypes(schema) || 'value'}`, schema.description];
   if (!isKey && schema.enum && node.type === 'string') {
     const i = schema.enum.indexOf(node.value as string);
-    if (i >= 0 && schema.enumDescriptions?.[i]) parts.push(`\`"${node.value as string}"\`: ${schema.enumDescriptions[i]}`);
+    if (i >= 0 && schema.enumDescriptions?.[i])
+      parts.push(`\`"${node.value as string}"\`: ${schema.enumDescriptions[i]}`);
   }
   return { contents: { kind: MarkupKind.Markdown, value: parts.join('\n\n') }, range: toRange(model, node) };
 }
 
 export function describeVariable(model: ToolModel, v: VariableDecl): string {
-  const lines = [`**Variable \`${v.name}\`** — ${model.kind === 'llm' ? v.type ?? 'text' : 'string'}`];
+  const lines = [`**Variable \`${v.name}\`** — ${model.kind === 'llm' ? (v.type ?? 'text') : 'string'}`];
   if (v.description) lines.push(v.description);
   const d = v.defaultNode;
-  if (d) lines.push(`Default: \`${d.type === 'string' ? JSON.stringify(d.value) : model.text.slice(d.offset, d.offset + Math.min(d.length, 200))}\``);
+  if (d)
+    lines.push(
+      `Default: \`${d.type === 'string' ? JSON.stringify(d.value) : model.text.slice(d.offset, d.offset + Math.min(d.length, 200))}\``,
+    );
   if (v.allowedValues?.length) lines.push(`Allowed values: ${v.allowedValues.map((a) => `\`${a}\``).join(', ')}`);
   return lines.join('\n\n');
 }
@@ -53,9 +65,13 @@ function describeAvatar(model: ToolModel, value: JsonNode): string | undefined {
   if (!text) return 'Empty avatar: the workspace shows its default icon.';
   const holder = value.parent?.parent;
   const typeNode = child(holder, 'avatar_type') ?? child(model.metadata, 'avatar_type');
-  if (typeNode?.value === 'url' || /^https?:\/\//.test(text.slice(0, 16))) return `![avatar](${text.replace(/[()\s]/g, encodeURIComponent)})\n\n${text}`;
+  if (typeNode?.value === 'url' || /^https?:\/\//.test(text.slice(0, 16)))
+    return `![avatar](${text.replace(/[()\s]/g, encodeURIComponent)})\n\n${text}`;
   const info = inspectBase64Image(text);
-  if (!info.ok) return info.problem === 'not-image' ? `Not an image (${formatBytes(info.bytes)} of data).` : `Invalid base64: ${info.reason}.`;
+  if (!info.ok)
+    return info.problem === 'not-image'
+      ? `Not an image (${formatBytes(info.bytes)} of data).`
+      : `Invalid base64: ${info.reason}.`;
   const size = info.width && info.height ? `${info.width}×${info.height} px` : 'vector image';
   const summary = `**Avatar** — ${info.type.toUpperCase()}, ${size}, ${formatBytes(info.bytes)}`;
   if (text.length > MAX_INLINE_IMAGE) return `${summary}\n\n(too large to preview in a hover)`;

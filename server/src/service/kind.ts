@@ -11,7 +11,8 @@ export function kindOfRoot(root: JsonNode | undefined): Kind | undefined {
   if (root?.type !== 'object') return undefined;
   if (property(root, 'model_prompt')) return 'llm';
   const metadata = property(root, 'metadata')?.children?.[1];
-  if (metadata?.type === 'object' && (property(metadata, 'tool_code') || property(metadata, 'tool_name'))) return 'smart';
+  if (metadata?.type === 'object' && (property(metadata, 'tool_code') || property(metadata, 'tool_name')))
+    return 'smart';
   return undefined;
 }
 

@@ -1,13 +1,33 @@
 import type { FormattingOptions } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { CodeAction, CompletionList, Diagnostic, DocumentHighlight, DocumentSymbol, FoldingRange, Hover, Location, Position, Range, SelectionRange, TextEdit } from 'vscode-languageserver-types';
+import type {
+  CodeAction,
+  CompletionList,
+  Diagnostic,
+  DocumentHighlight,
+  DocumentSymbol,
+  FoldingRange,
+  Hover,
+  Location,
+  Position,
+  Range,
+  SelectionRange,
+  TextEdit,
+} from 'vscode-languageserver-types';
 import { doCodeActions } from './codeActions';
 import { doComplete } from './completion';
 import { fileKey } from './fileKey';
 import { doHover } from './hover';
 import type { Kind } from './kind';
 import { ToolModel } from './model';
-import { doRename, findDefinition, findDocumentHighlights, findReferences, prepareRename, type RenameResult } from './navigation';
+import {
+  doRename,
+  findDefinition,
+  findDocumentHighlights,
+  findReferences,
+  prepareRename,
+  type RenameResult,
+} from './navigation';
 import { DEFAULT_SETTINGS, type Settings } from './settings';
 import { format, getFoldingRanges, getSelectionRanges } from './structureFeatures';
 import { findDocumentSymbols } from './symbols';
@@ -59,7 +79,12 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
       return settings;
     },
     parse: (document, forcedKind, previous) => new ToolModel(document, forcedKind, previous),
-    doValidation: (model) => toDiagnostics(model, collectProblems(model, settings, options.workspace, options.embeddedPython ?? true), settings),
+    doValidation: (model) =>
+      toDiagnostics(
+        model,
+        collectProblems(model, settings, options.workspace, options.embeddedPython ?? true),
+        settings,
+      ),
     doComplete: (model, p) => doComplete(model, at(model, p), settings),
     doHover: (model, p) => doHover(model, at(model, p)),
     doCodeActions,
@@ -100,7 +125,13 @@ export class ModelCache {
 
   get(document: TextDocument, forcedKind?: Kind): ToolModel {
     const cached = this.models.get(document.uri);
-    if (cached && cached.version === document.version && cached.document === document && cached.forcedKind === forcedKind) return cached;
+    if (
+      cached &&
+      cached.version === document.version &&
+      cached.document === document &&
+      cached.forcedKind === forcedKind
+    )
+      return cached;
     const previous = cached ?? this.take(fileKey(document.uri));
     const model = this.service.parse(document, forcedKind, previous);
     this.models.set(document.uri, model);

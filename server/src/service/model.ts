@@ -164,7 +164,10 @@ export class ToolModel {
     this.pythonMemo = { node, embedded, facts };
   }
 
-  /** What the last Python analysis of this document (or of the one it was made from) did; see PythonDocument.lastWork. */
+  /**
+   * What the last Python analysis of this document (or of the one it was made from) did; see
+   * PythonDocument.lastWork.
+   */
   get pythonAnalysisWork(): { readonly chunks: number; readonly analysed: number } | undefined {
     return this.pythonDocument?.lastWork;
   }
@@ -184,7 +187,8 @@ export class ToolModel {
   get variablesByName(): ReadonlyMap<string, VariableDecl> {
     if (!this.byNameMemo) {
       this.byNameMemo = new Map();
-      for (const v of this.variables) if (v.name !== undefined && !this.byNameMemo.has(v.name)) this.byNameMemo.set(v.name, v);
+      for (const v of this.variables)
+        if (v.name !== undefined && !this.byNameMemo.has(v.name)) this.byNameMemo.set(v.name, v);
     }
     return this.byNameMemo;
   }
@@ -228,7 +232,10 @@ function toVariable(node: JsonNode, index: number): VariableDecl {
     typeNode,
     defaultNode,
     allowedNode,
-    allowedValues: allowedNode?.type === 'array' ? allowedNode.children!.filter((c) => c.type === 'string').map((c) => c.value as string) : undefined,
+    allowedValues:
+      allowedNode?.type === 'array'
+        ? allowedNode.children!.filter((c) => c.type === 'string').map((c) => c.value as string)
+        : undefined,
     description: stringValue(descriptionNode),
   };
 }

@@ -1,4 +1,11 @@
-import { DocumentHighlight, DocumentHighlightKind, Location, Range, TextEdit, type WorkspaceEdit } from 'vscode-languageserver-types';
+import {
+  DocumentHighlight,
+  DocumentHighlightKind,
+  Location,
+  type Range,
+  TextEdit,
+  type WorkspaceEdit,
+} from 'vscode-languageserver-types';
 import { escapeJsonContent } from './json/embeddedText';
 import { pythonStringContent } from './python/strings';
 import type { ToolModel } from './model';
@@ -24,7 +31,10 @@ export function findDocumentHighlights(model: ToolModel, offset: number): Docume
   const target = variableAt(model, offset);
   if (!target) return [];
   return referencesOf(model, target.name).map((r) =>
-    DocumentHighlight.create(toRange(model, r), r.role === 'declaration' ? DocumentHighlightKind.Write : DocumentHighlightKind.Read),
+    DocumentHighlight.create(
+      toRange(model, r),
+      r.role === 'declaration' ? DocumentHighlightKind.Write : DocumentHighlightKind.Read,
+    ),
   );
 }
 
@@ -39,12 +49,19 @@ export type RenameResult = { edit: WorkspaceEdit } | { error: string };
 /** Renames a variable: its declaration and every placeholder that names it, in one edit. */
 export function doRename(model: ToolModel, offset: number, newName: string): RenameResult {
   const target = variableAt(model, offset);
-  if (!target?.decl) return { error: 'Only a declared variable can be renamed: put the cursor on its name or on one of its placeholders.' };
+  if (!target?.decl)
+    return {
+      error: 'Only a declared variable can be renamed: put the cursor on its name or on one of its placeholders.',
+    };
   if (!newName.trim()) return { error: 'A variable name cannot be empty.' };
-  if (newName !== target.name && model.variableByName(newName)) return { error: `A variable named \`${newName}\` already exists.` };
+  if (newName !== target.name && model.variableByName(newName))
+    return { error: `A variable named \`${newName}\` already exists.` };
   if (/\{\{|\}\}/.test(newName)) return { error: 'A variable name cannot contain `{{` or `}}`.' };
   const edits = referencesOf(model, target.name).map((r) =>
-    TextEdit.replace(toRange(model, r), escapeJsonContent(r.pythonQuote ? pythonStringContent(newName, r.pythonQuote) : newName)),
+    TextEdit.replace(
+      toRange(model, r),
+      escapeJsonContent(r.pythonQuote ? pythonStringContent(newName, r.pythonQuote) : newName),
+    ),
   );
   return { edit: { changes: { [model.document.uri]: edits } } };
 }

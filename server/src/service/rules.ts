@@ -40,7 +40,10 @@ export const RULES = {
   'unknown-model': { severity: 'information', summary: 'A model id outside the known ones.' },
   'nested-avatar': { severity: 'warning', summary: 'The avatar given as a nested object.' },
   'avatar-invalid-base64': { severity: 'error', summary: 'The avatar is not valid base64.' },
-  'avatar-not-image': { severity: 'error', summary: 'The avatar does not decode to a PNG, JPEG, GIF, WebP or SVG image.' },
+  'avatar-not-image': {
+    severity: 'error',
+    summary: 'The avatar does not decode to a PNG, JPEG, GIF, WebP or SVG image.',
+  },
   'avatar-size': { severity: 'information', summary: 'The avatar is not 256×256 pixels.' },
   'avatar-invalid-url': { severity: 'error', summary: 'The avatar is not a valid http(s) URL.' },
   'avatar-type-mismatch': { severity: 'error', summary: '`avatar` does not match `avatar_type`.' },
@@ -53,7 +56,10 @@ export const RULES = {
   // tool_code (embedded Python)
   'python-syntax': { severity: 'error', summary: 'tool_code is not valid Python 3.11.' },
   'missing-execute': { severity: 'error', summary: 'tool_code defines no top-level `execute` function.' },
-  'execute-signature': { severity: 'error', summary: '`execute` does not take exactly one positional parameter named `variables`.' },
+  'execute-signature': {
+    severity: 'error',
+    summary: '`execute` does not take exactly one positional parameter named `variables`.',
+  },
   'execute-async': { severity: 'error', summary: '`execute` is async.' },
   'execute-redefined': { severity: 'warning', summary: '`execute` is defined more than once.' },
   'execute-returns-non-string': { severity: 'warning', summary: '`execute` can return something other than a `str`.' },

@@ -24,7 +24,10 @@ export function schemaAt(kind: Kind, path: readonly (string | number)[]): Schema
   let s: SchemaNode | undefined = SCHEMAS[kind];
   for (const seg of path) {
     if (!s) return undefined;
-    s = typeof seg === 'number' ? branches(s).find((b) => b.items)?.items : branches(s).find((b) => b.properties?.[seg])?.properties?.[seg];
+    s =
+      typeof seg === 'number'
+        ? branches(s).find((b) => b.items)?.items
+        : branches(s).find((b) => b.properties?.[seg])?.properties?.[seg];
   }
   return s;
 }
@@ -42,7 +45,9 @@ export function branches(s: SchemaNode): readonly SchemaNode[] {
 /** Human words for a schema's accepted types: "a string or an array of strings". */
 export function describeTypes(s: SchemaNode): string {
   const words = branches(s)
-    .flatMap((b) => (b.type === undefined ? [] : Array.isArray(b.type) ? b.type.map((t) => ({ type: t } as SchemaNode)) : [b]))
+    .flatMap((b) =>
+      b.type === undefined ? [] : Array.isArray(b.type) ? b.type.map((t) => ({ type: t }) as SchemaNode) : [b],
+    )
     .map(typeWord);
   return [...new Set(words)].join(' or ');
 }
@@ -50,7 +55,11 @@ export function describeTypes(s: SchemaNode): string {
 function typeWord(s: SchemaNode): string {
   switch (s.type) {
     case 'array':
-      return s.items?.type === 'string' ? 'an array of strings' : s.items?.type === 'object' ? 'an array of objects' : 'an array';
+      return s.items?.type === 'string'
+        ? 'an array of strings'
+        : s.items?.type === 'object'
+          ? 'an array of objects'
+          : 'an array';
     case 'object':
       return 'an object';
     case 'integer':

@@ -13,7 +13,8 @@ export function semanticTokens(model: ToolModel): number[] {
   const spans: { offset: number; length: number; modifiers: number }[] = [];
   for (const name of model.variablesByName.keys()) {
     if (!name) continue;
-    for (const r of referencesOf(model, name)) spans.push({ offset: r.offset, length: r.length, modifiers: r.role === 'declaration' ? 1 : 0 });
+    for (const r of referencesOf(model, name))
+      spans.push({ offset: r.offset, length: r.length, modifiers: r.role === 'declaration' ? 1 : 0 });
   }
   spans.sort((a, b) => a.offset - b.offset);
   const data: number[] = [];
@@ -24,7 +25,13 @@ export function semanticTokens(model: ToolModel): number[] {
     const start = model.positionAt(s.offset);
     const end = model.positionAt(s.offset + s.length);
     if (end.line !== start.line) continue; // JSON strings cannot span lines; stay safe anyway
-    data.push(start.line - line, start.line === line ? start.character - character : start.character, end.character - start.character, 0, s.modifiers);
+    data.push(
+      start.line - line,
+      start.line === line ? start.character - character : start.character,
+      end.character - start.character,
+      0,
+      s.modifiers,
+    );
     line = start.line;
     character = start.character;
   }

@@ -9,7 +9,10 @@ export function closest(word: string, candidates: Iterable<string>, maxResults =
     const d = c.toLowerCase() === lower ? 0 : distance(lower, c.toLowerCase());
     if (d <= limit) scored.push({ c, d });
   }
-  return scored.sort((a, b) => a.d - b.d || a.c.localeCompare(b.c)).slice(0, maxResults).map((s) => s.c);
+  return scored
+    .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c))
+    .slice(0, maxResults)
+    .map((s) => s.c);
 }
 
 /** Optimal string alignment distance (Levenshtein plus adjacent transpositions). */

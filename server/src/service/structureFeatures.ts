@@ -21,10 +21,14 @@ export function format(model: ToolModel, range: Range | undefined, requested: Fo
   const size = Math.floor(requested.tabSize ?? DEFAULT_TAB_SIZE);
   const options = { ...requested, tabSize: size >= 1 ? Math.min(size, MAX_TAB_SIZE) : DEFAULT_TAB_SIZE };
   const eol = model.text.includes('\r\n') ? '\r\n' : '\n';
-  const r = range ? { offset: model.offsetAt(range.start), length: model.offsetAt(range.end) - model.offsetAt(range.start) } : undefined;
+  const r = range
+    ? { offset: model.offsetAt(range.start), length: model.offsetAt(range.end) - model.offsetAt(range.start) }
+    : undefined;
   // jsonc-parser 3.3.1 leaves `content` undefined for a line indented by exactly 200 characters.
   const deepIndent = eol + (options.insertSpaces ? ' ' : '\t').repeat(200);
-  return formatJson(model.text, r, { ...options, eol }).map((e) => TextEdit.replace(toRange(model, e), e.content ?? deepIndent));
+  return formatJson(model.text, r, { ...options, eol }).map((e) =>
+    TextEdit.replace(toRange(model, e), e.content ?? deepIndent),
+  );
 }
 
 export function getFoldingRanges(model: ToolModel): FoldingRange[] {
@@ -52,7 +56,8 @@ export function getSelectionRanges(model: ToolModel, positions: readonly Positio
     for (let i = chain.length - 1; i >= 0; i--) {
       const n = chain[i];
       result = SelectionRange.create(toRange(model, n), result);
-      if (n.type === 'string' && n.length > 2 && i === 0 && offset > n.offset && offset < n.offset + n.length) result = SelectionRange.create(toRange(model, { offset: n.offset + 1, length: n.length - 2 }), result);
+      if (n.type === 'string' && n.length > 2 && i === 0 && offset > n.offset && offset < n.offset + n.length)
+        result = SelectionRange.create(toRange(model, { offset: n.offset + 1, length: n.length - 2 }), result);
     }
     return result ?? SelectionRange.create(Range.create(p, p));
   });

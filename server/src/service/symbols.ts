@@ -15,7 +15,13 @@ export function findDocumentSymbols(model: ToolModel): DocumentSymbol[] {
   return members(model, root, 0, budget, []);
 }
 
-function members(model: ToolModel, node: JsonNode, depth: number, budget: { left: number }, path: string[]): DocumentSymbol[] {
+function members(
+  model: ToolModel,
+  node: JsonNode,
+  depth: number,
+  budget: { left: number },
+  path: string[],
+): DocumentSymbol[] {
   const out: DocumentSymbol[] = [];
   const inVariables = path.length === 2 && path[0] === 'metadata' && path[1] === 'variables';
   for (const [i, c] of (node.children ?? []).entries()) {
@@ -25,7 +31,10 @@ function members(model: ToolModel, node: JsonNode, depth: number, budget: { left
     const key = isProp ? String(c.children![0].value) : String(i);
     let name = key || '""';
     let kind = kindOf(value);
-    let detail = value && (value.type === 'string' || value.type === 'number' || value.type === 'boolean' || value.type === 'null') ? preview(value) : undefined;
+    let detail =
+      value && (value.type === 'string' || value.type === 'number' || value.type === 'boolean' || value.type === 'null')
+        ? preview(value)
+        : undefined;
     if (inVariables && value?.type === 'object') {
       const vname = child(value, 'name');
       name = vname?.type === 'string' && vname.value ? String(vname.value) : `variable ${i}`;
@@ -37,10 +46,15 @@ function members(model: ToolModel, node: JsonNode, depth: number, budget: { left
       detail = lines === 1 ? '1 line' : `${lines} lines`;
     }
     const selection = isProp ? c.children![0] : c;
-    const pythonChildren = key === 'tool_code' && path.length === 1 && value && value === model.pythonNode ? pythonSymbols(model) : undefined;
+    const pythonChildren =
+      key === 'tool_code' && path.length === 1 && value && value === model.pythonNode
+        ? pythonSymbols(model)
+        : undefined;
     const children =
       pythonChildren ??
-      (value && (value.type === 'object' || value.type === 'array') && depth < MAX_DEPTH ? members(model, value, depth + 1, budget, [...path, key]) : undefined);
+      (value && (value.type === 'object' || value.type === 'array') && depth < MAX_DEPTH
+        ? members(model, value, depth + 1, budget, [...path, key])
+        : undefined);
     out.push(DocumentSymbol.create(name, detail, kind, toRange(model, c), toRange(model, selection), children));
   }
   return out;

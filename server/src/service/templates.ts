@@ -21,7 +21,9 @@ export function smartToolTemplate(a: NewToolAnswers, now = new Date()): string {
     ? `${reads.join('\n')}\n    return f"${a.variables.map((v) => `${fStringText(v)}: {${pyIdentifier(v)}}`).join(', ')}"`
     : '    return "Hello from ' + a.name.replace(/["\\]/g, '') + '"';
   // The description becomes the docstring: backslashes doubled, no closing triple quote inside.
-  const doc = a.description.replace(/\\/g, '\\\\').replace(/"""/g, "'''").replace(/"$/, '\\"') || "Returns the tool's answer as a string.";
+  const doc =
+    a.description.replace(/\\/g, '\\\\').replace(/"""/g, "'''").replace(/"$/, '\\"') ||
+    "Returns the tool's answer as a string.";
   const code = `def execute(variables):\n    """${doc}"""\n${body}\n`;
   return stringify({
     version: '1.0',
@@ -71,7 +73,11 @@ function stringify(value: unknown): string {
 /** A Python identifier for a variable name ("target language" → target_language). */
 function pyIdentifier(name: string): string {
   const id = name.replace(/\W+/g, '_').replace(/^(\d)/, '_$1') || 'value';
-  return /^(False|None|True|and|as|assert|async|await|break|class|continue|def|del|elif|else|except|finally|for|from|global|if|import|in|is|lambda|nonlocal|not|or|pass|raise|return|try|while|with|yield|variables)$/.test(id) ? `${id}_` : id;
+  return /^(False|None|True|and|as|assert|async|await|break|class|continue|def|del|elif|else|except|finally|for|from|global|if|import|in|is|lambda|nonlocal|not|or|pass|raise|return|try|while|with|yield|variables)$/.test(
+    id,
+  )
+    ? `${id}_`
+    : id;
 }
 
 /** Literal text inside a double-quoted f-string. */

@@ -13,7 +13,16 @@ export function isIsoDateTime(s: string): boolean {
   const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const seconds = s.charCodeAt(16) === 0x3a ? digits(s, 17, 2) : 0;
   const zone = zoneOffset(s);
-  return month >= 1 && month <= 12 && day >= 1 && day <= DAYS[month - 1] + (leap ? 1 : 0) && digits(s, 11, 2) <= 23 && digits(s, 14, 2) <= 59 && seconds <= 60 && zone;
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= DAYS[month - 1] + (leap ? 1 : 0) &&
+    digits(s, 11, 2) <= 23 &&
+    digits(s, 14, 2) <= 59 &&
+    seconds <= 60 &&
+    zone
+  );
 }
 
 /** The numeric zone (`±hhmm`, `±hh:mm`) is in range, or there is none or `Z`. */

@@ -32,7 +32,8 @@ export function variableAt(model: ToolModel, offset: number): VariableTarget | u
     for (const k of py.facts.keys) {
       const span = py.embedded.rangeToDocument(k.start, k.end);
       // Compared in document offsets: an offset inside the escaped quote after a key is not on the key.
-      if (offset >= span.offset && offset <= span.offset + span.length) return { name: k.name, decl: model.variableByName(k.name), span };
+      if (offset >= span.offset && offset <= span.offset + span.length)
+        return { name: k.name, decl: model.variableByName(k.name), span };
     }
     return undefined;
   }
@@ -41,7 +42,11 @@ export function variableAt(model: ToolModel, offset: number): VariableTarget | u
   const d = prompt.embedded.toDecoded(offset);
   for (const p of prompt.placeholders) {
     if (p.closed && d >= p.start + 2 && d <= p.end - 2) {
-      return { name: p.name, decl: model.variableByName(p.name), span: prompt.embedded.rangeToDocument(p.start + 2, p.end - 2) };
+      return {
+        name: p.name,
+        decl: model.variableByName(p.name),
+        span: prompt.embedded.rangeToDocument(p.start + 2, p.end - 2),
+      };
     }
   }
   return undefined;
@@ -55,20 +60,22 @@ export function referencesOf(model: ToolModel, name: string): VariableReference[
   const out: VariableReference[] = [];
   model.memo.set(key, out);
   for (const v of model.variables) {
-    if (v.name === name && v.nameNode) out.push({ role: 'declaration', offset: v.nameNode.offset + 1, length: v.nameNode.length - 2 });
+    if (v.name === name && v.nameNode)
+      out.push({ role: 'declaration', offset: v.nameNode.offset + 1, length: v.nameNode.length - 2 });
   }
   const prompt = model.prompt;
   if (prompt) {
     for (const p of prompt.placeholders) {
-      if (p.closed && p.name === name) out.push({ role: 'placeholder', ...prompt.embedded.rangeToDocument(p.start + 2, p.end - 2) });
+      if (p.closed && p.name === name)
+        out.push({ role: 'placeholder', ...prompt.embedded.rangeToDocument(p.start + 2, p.end - 2) });
     }
   }
   const py = model.python;
   if (py) {
     for (const k of py.facts.keys) {
-      if (k.name === name) out.push({ role: 'key', pythonQuote: k.quote, ...py.embedded.rangeToDocument(k.start, k.end) });
+      if (k.name === name)
+        out.push({ role: 'key', pythonQuote: k.quote, ...py.embedded.rangeToDocument(k.start, k.end) });
     }
   }
   return out;
 }
-

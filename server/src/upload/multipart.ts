@@ -39,10 +39,14 @@ export function sanitizeFileName(name: string): string {
   let s = name
     .normalize('NFC')
     .replace(/\s+/g, ' ')
-    .replace(/[\u0000-\u001f\u007f-\u009f<>:"/\\|?*]/g, '_')
+    .replace(/[\p{Cc}<>:"/\\|?*]/gu, '_')
     .replace(/^[\s.]+|[\s.]+$/g, '');
   const chars = Array.from(s);
-  if (chars.length > MAX_NAME) s = chars.slice(0, MAX_NAME).join('').replace(/[\s.]+$/, '');
+  if (chars.length > MAX_NAME)
+    s = chars
+      .slice(0, MAX_NAME)
+      .join('')
+      .replace(/[\s.]+$/, '');
   if (WINDOWS_RESERVED.test(s)) s = `_${s}`;
   return s || 'tool';
 }

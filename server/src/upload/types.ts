@@ -141,7 +141,10 @@ export type UploadFailureKind =
   | 'setup-failed'
   /** The signal aborted. */
   | 'cancelled'
-  /** A reply that breaks the contract: a redirect, a status reply that is not JSON with a `status`, an unusable `statusUrl`. */
+  /**
+   * A reply that breaks the contract: a redirect, a status reply that is not JSON with a `status`, an
+   * unusable `statusUrl`.
+   */
   | 'bad-reply';
 
 export interface UploadFailure extends Common {

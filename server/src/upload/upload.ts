@@ -38,7 +38,9 @@ interface Reply {
   readonly text: string;
 }
 
-type Sent = { readonly ok: true; readonly reply: Reply } | { readonly ok: false; readonly kind: 'timeout' | 'cancelled' | 'network'; readonly message: string };
+type Sent =
+  | { readonly ok: true; readonly reply: Reply }
+  | { readonly ok: false; readonly kind: 'timeout' | 'cancelled' | 'network'; readonly message: string };
 
 /** `812 B`, `12.3 KB`, `4.1 MB`. */
 export function formatSize(bytes: number): string {
@@ -53,7 +55,9 @@ export function formatSize(bytes: number): string {
  */
 export function tokenRedactor(token: string): (text: string) => string {
   const t = token.trim();
-  const secrets = [...new Set([token, t, encodeURIComponent(t)])].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
+  const secrets = [...new Set([token, t, encodeURIComponent(t)])]
+    .filter((s) => s.length >= 4)
+    .sort((a, b) => b.length - a.length);
   return (text) => {
     let out = text;
     for (const s of secrets) out = out.split(s).join('[token]');
@@ -72,15 +76,26 @@ function asObject(text: string): Record<string, unknown> | undefined {
 }
 
 function oneLine(s: string, max = 300): string {
-  const flat = s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = s
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** The service's own explanation in a reply: `message`, `error` (or `error.message`), `detail`, or a short text body. */
+/**
+ * The service's own explanation in a reply: `message`, `error` (or `error.message`), `detail`, or a
+ * short text body.
+ */
 function replyMessage(reply: Reply, json = asObject(reply.text)): string | undefined {
   if (json) {
     const error = json.error;
-    for (const v of [json.message, typeof error === 'object' && error !== null ? (error as Record<string, unknown>).message : error, json.detail, json.title]) {
+    for (const v of [
+      json.message,
+      typeof error === 'object' && error !== null ? (error as Record<string, unknown>).message : error,
+      json.detail,
+      json.title,
+    ]) {
       if (typeof v === 'string' && v.trim()) return oneLine(v);
     }
     return undefined;
@@ -110,7 +125,10 @@ async function readBody(res: Response): Promise<string> {
 
 function describeNetworkError(e: unknown): string {
   const cause = e instanceof Error ? (e.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-  const parts = [typeof cause?.message === 'string' ? cause.message : undefined, e instanceof Error ? e.message : String(e)];
+  const parts = [
+    typeof cause?.message === 'string' ? cause.message : undefined,
+    e instanceof Error ? e.message : String(e),
+  ];
   return oneLine(parts.find((p) => p && p.trim()) ?? 'unknown error', 200);
 }
 
@@ -130,7 +148,11 @@ export async function uploadDefinition(options: UploadOptions, hooks: UploadHook
   }
 }
 
-async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: string) => string): Promise<UploadResult> {
+async function upload(
+  options: UploadOptions,
+  hooks: UploadHooks,
+  redact: (s: string) => string,
+): Promise<UploadResult> {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
   const setting = <K extends keyof typeof UPLOAD_DEFAULTS>(key: K): number => {
@@ -162,7 +184,11 @@ async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: st
       // a broken hook must not break the upload
     }
   };
-  const progress = (phase: UploadPhase, message: string, extra: Partial<Omit<UploadProgress, 'phase' | 'message' | 'elapsedMs'>> = {}): void => {
+  const progress = (
+    phase: UploadPhase,
+    message: string,
+    extra: Partial<Omit<UploadProgress, 'phase' | 'message' | 'elapsedMs'>> = {},
+  ): void => {
     const p: UploadProgress = { phase, message: redact(message), ...extra, elapsedMs: elapsed() };
     log(`[${phase}] ${message}`);
     try {
@@ -173,7 +199,19 @@ async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: st
   };
   const fail = (kind: UploadFailureKind, message: string, extra: { retryAfterMs?: number } = {}): UploadFailure => {
     progress('done', message);
-    return { ok: false, kind, message: redact(message), httpStatus, attempts, polls, elapsedMs: elapsed(), fileName, size, validation, ...extra };
+    return {
+      ok: false,
+      kind,
+      message: redact(message),
+      httpStatus,
+      attempts,
+      polls,
+      elapsedMs: elapsed(),
+      fileName,
+      size,
+      validation,
+      ...extra,
+    };
   };
   const cancelled = (): UploadFailure => fail('cancelled', 'Upload cancelled.');
 
@@ -182,7 +220,11 @@ async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: st
   if (!target.ok) return fail(target.kind, target.message);
   const url = target.url;
   if (!token) return fail('auth', 'No upload token is set.');
-  if (!/^[\x21-\x7e]+$/.test(token)) return fail('auth', 'The upload token contains spaces or characters that cannot be sent in an HTTP header; set it again.');
+  if (!/^[\x21-\x7e]+$/.test(token))
+    return fail(
+      'auth',
+      'The upload token contains spaces or characters that cannot be sent in an HTTP header; set it again.',
+    );
   if (userSignal?.aborted) return cancelled();
 
   progress('validating', `Validating ${options.filePath ? displayName(options.filePath) : 'the definition'}…`);
@@ -190,7 +232,10 @@ async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: st
   try {
     v = await options.validate(options.bytes);
   } catch (e) {
-    return fail('validation', `Not uploaded: the definition could not be validated (${e instanceof Error ? e.message : String(e)}).`);
+    return fail(
+      'validation',
+      `Not uploaded: the definition could not be validated (${e instanceof Error ? e.message : String(e)}).`,
+    );
   }
   fileName = v.fileName;
   validation = {
@@ -203,7 +248,11 @@ async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: st
   const forced = v.errors > 0;
   if (v.errors) {
     const errors = `${v.errors} error${v.errors === 1 ? '' : 's'}`;
-    if (!options.force) return fail('validation', `Not uploaded: the definition has ${errors}. Fix ${v.errors === 1 ? 'it' : 'them'} first, or upload anyway (force).`);
+    if (!options.force)
+      return fail(
+        'validation',
+        `Not uploaded: the definition has ${errors}. Fix ${v.errors === 1 ? 'it' : 'them'} first, or upload anyway (force).`,
+      );
     log(`Validation found ${errors}; uploading anyway (forced).`);
   }
   if (userSignal?.aborted) return cancelled();
@@ -213,7 +262,12 @@ async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: st
   const authorization = `Bearer ${token}`;
   const userAgent = options.userAgent ?? 'tooldef';
 
-  const send = async (method: 'GET' | 'POST', to: URL, headers: Record<string, string>, payload?: Buffer): Promise<Sent> => {
+  const send = async (
+    method: 'GET' | 'POST',
+    to: URL,
+    headers: Record<string, string>,
+    payload?: Buffer,
+  ): Promise<Sent> => {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = userSignal ? AbortSignal.any([userSignal, timeout]) : timeout;
     try {
@@ -222,7 +276,8 @@ async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: st
       return { ok: true, reply: { status: res.status, headers: res.headers, text } };
     } catch (e) {
       if (userSignal?.aborted) return { ok: false, kind: 'cancelled', message: 'cancelled' };
-      if (timeout.aborted) return { ok: false, kind: 'timeout', message: `no complete reply within ${formatWait(timeoutMs)}` };
+      if (timeout.aborted)
+        return { ok: false, kind: 'timeout', message: `no complete reply within ${formatWait(timeoutMs)}` };
       return { ok: false, kind: 'network', message: describeNetworkError(e) };
     }
   };
@@ -237,13 +292,21 @@ async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: st
     attempts = attempt;
     progress(
       'uploading',
-      attempt === 1 ? `Uploading ${fileName} (${formatSize(size)}) to ${displayUrl(url)}…` : `Uploading ${fileName}, attempt ${attempt} of ${total}…`,
+      attempt === 1
+        ? `Uploading ${fileName} (${formatSize(size)}) to ${displayUrl(url)}…`
+        : `Uploading ${fileName}, attempt ${attempt} of ${total}…`,
       { attempt },
     );
-    const sent = await send('POST', url, { authorization, 'content-type': contentType, accept: 'application/json', 'user-agent': userAgent }, body);
+    const sent = await send(
+      'POST',
+      url,
+      { authorization, 'content-type': contentType, accept: 'application/json', 'user-agent': userAgent },
+      body,
+    );
     if (!sent.ok) {
       if (sent.kind === 'cancelled') return cancelled();
-      if (sent.kind === 'timeout') return fail('timeout', `The service did not answer the upload within ${formatWait(timeoutMs)}.`);
+      if (sent.kind === 'timeout')
+        return fail('timeout', `The service did not answer the upload within ${formatWait(timeoutMs)}.`);
       return fail('network', `Could not upload to ${url.host}: ${sent.message}.`);
     }
     const r = sent.reply;
@@ -253,18 +316,35 @@ async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: st
       reply = r;
       break;
     }
-    if (r.status === 401 || r.status === 403) return fail('auth', `The service refused the upload token (HTTP ${r.status}${said(r)}). Set a valid upload token.`);
-    if (r.status === 413) return fail('too-large', `The file is too large for the service (${formatSize(size)}; HTTP 413${said(r)}).`);
+    if (r.status === 401 || r.status === 403)
+      return fail(
+        'auth',
+        `The service refused the upload token (HTTP ${r.status}${said(r)}). Set a valid upload token.`,
+      );
+    if (r.status === 413)
+      return fail('too-large', `The file is too large for the service (${formatSize(size)}; HTTP 413${said(r)}).`);
     if (r.status === 429 || r.status >= 500) {
       const kind = r.status === 429 ? 'rate-limited' : 'server';
-      const busy = r.status === 429 ? `The service is limiting uploads (HTTP 429${said(r)})` : `The service failed (HTTP ${r.status}${said(r)})`;
+      const busy =
+        r.status === 429
+          ? `The service is limiting uploads (HTTP 429${said(r)})`
+          : `The service failed (HTTP ${r.status}${said(r)})`;
       const retryAfterMs = parseRetryAfter(r.headers.get('retry-after'));
       if (retryAfterMs !== undefined && retryAfterMs > maxRetryDelayMs) {
-        return fail(kind, `${busy} and asks to retry in ${formatWait(retryAfterMs)}; try again later.`, { retryAfterMs });
+        return fail(kind, `${busy} and asks to retry in ${formatWait(retryAfterMs)}; try again later.`, {
+          retryAfterMs,
+        });
       }
-      if (attempt > maxRetries) return fail(kind, `${busy}; gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}.`, retryAfterMs === undefined ? {} : { retryAfterMs });
+      if (attempt > maxRetries)
+        return fail(
+          kind,
+          `${busy}; gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}.`,
+          retryAfterMs === undefined ? {} : { retryAfterMs },
+        );
       const wait = retryAfterMs ?? backoffDelay(attempt - 1, retryBaseMs, maxRetryDelayMs);
-      progress('uploading', `${busy}; retrying in ${formatWait(wait)} (attempt ${attempt + 1} of ${total})…`, { attempt });
+      progress('uploading', `${busy}; retrying in ${formatWait(wait)} (attempt ${attempt + 1} of ${total})…`, {
+        attempt,
+      });
       if (!(await sleep(wait, userSignal))) return cancelled();
       continue;
     }
@@ -276,14 +356,18 @@ async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: st
       } catch {
         // an unusable Location: say nothing about it
       }
-      return fail('bad-reply', `The service redirected the upload (HTTP ${r.status}${to}); set the upload URL to the final address.`);
+      return fail(
+        'bad-reply',
+        `The service redirected the upload (HTTP ${r.status}${to}); set the upload URL to the final address.`,
+      );
     }
     return fail('rejected', `The service rejected the upload (HTTP ${r.status}${said(r)}).`);
   }
 
   // 3. The reply: done, or a statusUrl to follow through the service's setup.
   const json = asObject(reply.text);
-  if (!json && reply.text.trim()) log('The upload reply is not a JSON object; taking the upload as accepted, without setup tracking.');
+  if (!json && reply.text.trim())
+    log('The upload reply is not a JSON object; taking the upload as accepted, without setup tracking.');
   const replyStatus = typeof json?.status === 'string' ? json.status : undefined;
   const succeed = (status: 'ready' | 'uploaded', message: string, statusUrl?: URL): UploadSuccess => {
     progress('done', message);
@@ -302,15 +386,21 @@ async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: st
       ...(statusUrl ? { statusUrl: redact(displayUrl(statusUrl)) } : {}),
     };
   };
-  if (replyStatus === 'failed') return fail('setup-failed', `The service's setup of ${fileName} failed${said(reply, json)}.`);
+  if (replyStatus === 'failed')
+    return fail('setup-failed', `The service's setup of ${fileName} failed${said(reply, json)}.`);
   if (replyStatus === 'ready') return succeed('ready', `Uploaded ${fileName}; the service reports it ready.`);
   const statusUrlValue = json?.statusUrl;
   if (statusUrlValue === undefined || statusUrlValue === null || statusUrlValue === '') {
     return succeed('uploaded', `Uploaded ${fileName} (HTTP ${reply.status}).`);
   }
-  if (typeof statusUrlValue !== 'string') return fail('bad-reply', `Uploaded ${fileName}, but the reply's statusUrl is not a string; the setup cannot be followed.`);
+  if (typeof statusUrlValue !== 'string')
+    return fail(
+      'bad-reply',
+      `Uploaded ${fileName}, but the reply's statusUrl is not a string; the setup cannot be followed.`,
+    );
   const statusCheck = checkUrl(statusUrlValue, "service's statusUrl", url);
-  if (!statusCheck.ok) return fail('bad-reply', `Uploaded ${fileName}, but the setup cannot be followed: ${statusCheck.message}`);
+  if (!statusCheck.ok)
+    return fail('bad-reply', `Uploaded ${fileName}, but the setup cannot be followed: ${statusCheck.message}`);
   const statusUrl = statusCheck.url;
   const pollHeaders: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
   if (statusUrl.origin === url.origin) pollHeaders.authorization = authorization;
@@ -318,14 +408,18 @@ async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: st
 
   const deadline = performance.now() + setupTimeoutMs;
   const setupTimedOut = (last: string | undefined): UploadFailure =>
-    fail('timeout', `The service's setup of ${fileName} did not finish within ${formatWait(setupTimeoutMs)}${last ? ` (last status: ${last})` : ''}; it may still finish later.`);
+    fail(
+      'timeout',
+      `The service's setup of ${fileName} did not finish within ${formatWait(setupTimeoutMs)}${last ? ` (last status: ${last})` : ''}; it may still finish later.`,
+    );
   let wait = parseRetryAfter(reply.headers.get('retry-after')) ?? 0;
   let interval = pollIntervalMs;
   let failures = 0;
   let lastStatus: string | undefined;
   progress('setup', `Uploaded ${fileName}; waiting for the service's setup…`);
   for (;;) {
-    if (wait > 0 && !(await sleep(Math.min(wait, Math.max(0, deadline - performance.now())), userSignal))) return cancelled();
+    if (wait > 0 && !(await sleep(Math.min(wait, Math.max(0, deadline - performance.now())), userSignal)))
+      return cancelled();
     if (userSignal?.aborted) return cancelled();
     polls++;
     const sent = await send('GET', statusUrl, pollHeaders);
@@ -335,7 +429,10 @@ async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: st
       failures++;
       log(`GET ${displayUrl(statusUrl)} failed: ${sent.message}`);
       if (failures > maxRetries) {
-        return fail(sent.kind, `Uploaded ${fileName}, but asking the service for its setup status failed ${failures} times in a row (${sent.message}).`);
+        return fail(
+          sent.kind,
+          `Uploaded ${fileName}, but asking the service for its setup status failed ${failures} times in a row (${sent.message}).`,
+        );
       }
     } else {
       const r = sent.reply;
@@ -343,15 +440,24 @@ async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: st
       log(`GET ${displayUrl(statusUrl)} → HTTP ${r.status}`);
       retryAfterMs = parseRetryAfter(r.headers.get('retry-after'));
       if (r.status === 401 || r.status === 403) {
-        return fail('auth', `The service refused the upload token when asked for the setup status (HTTP ${r.status}${said(r)}). Set a valid upload token.`);
+        return fail(
+          'auth',
+          `The service refused the upload token when asked for the setup status (HTTP ${r.status}${said(r)}). Set a valid upload token.`,
+        );
       }
       if (r.status === 429 || r.status >= 500) {
         failures++;
         if (failures > maxRetries) {
-          return fail(r.status === 429 ? 'rate-limited' : 'server', `Uploaded ${fileName}, but the service's status URL kept failing (HTTP ${r.status}${said(r)}).`);
+          return fail(
+            r.status === 429 ? 'rate-limited' : 'server',
+            `Uploaded ${fileName}, but the service's status URL kept failing (HTTP ${r.status}${said(r)}).`,
+          );
         }
       } else if (r.status < 200 || r.status >= 300) {
-        return fail('bad-reply', `Uploaded ${fileName}, but the service's status URL answered HTTP ${r.status}${said(r)}.`);
+        return fail(
+          'bad-reply',
+          `Uploaded ${fileName}, but the service's status URL answered HTTP ${r.status}${said(r)}.`,
+        );
       } else {
         const st = asObject(r.text);
         const status = st?.status;
@@ -360,13 +466,26 @@ async function upload(options: UploadOptions, hooks: UploadHooks, redact: (s: st
         }
         failures = 0;
         lastStatus = oneLine(status, 60);
-        if (status === 'ready') return succeed('ready', `Uploaded ${fileName}; the service's setup finished: ready${said(r, st)}.`, statusUrl);
-        if (status === 'failed') return fail('setup-failed', `The service's setup of ${fileName} failed${said(r, st)}.`);
-        const pct = typeof st.progress === 'number' && Number.isFinite(st.progress) ? Math.max(0, Math.min(100, Math.round(st.progress))) : undefined;
-        progress('setup', `The service is setting up ${fileName}: ${lastStatus}${pct === undefined ? '' : ` (${pct}%)`}${said(r, st)} — ${formatWait(elapsed())}`, {
-          setupStatus: lastStatus,
-          ...(pct === undefined ? {} : { percent: pct }),
-        });
+        if (status === 'ready')
+          return succeed(
+            'ready',
+            `Uploaded ${fileName}; the service's setup finished: ready${said(r, st)}.`,
+            statusUrl,
+          );
+        if (status === 'failed')
+          return fail('setup-failed', `The service's setup of ${fileName} failed${said(r, st)}.`);
+        const pct =
+          typeof st.progress === 'number' && Number.isFinite(st.progress)
+            ? Math.max(0, Math.min(100, Math.round(st.progress)))
+            : undefined;
+        progress(
+          'setup',
+          `The service is setting up ${fileName}: ${lastStatus}${pct === undefined ? '' : ` (${pct}%)`}${said(r, st)} — ${formatWait(elapsed())}`,
+          {
+            setupStatus: lastStatus,
+            ...(pct === undefined ? {} : { percent: pct }),
+          },
+        );
       }
     }
     if (performance.now() >= deadline) return setupTimedOut(lastStatus);

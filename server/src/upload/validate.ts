@@ -24,7 +24,10 @@ function documentUri(filePath: string | undefined): string {
   return isAbsolute(filePath) ? pathToFileURL(filePath).toString() : `untitled:${filePath}`;
 }
 
-/** Validates the bytes that will be uploaded: decoded as UTF-8 exactly like `tooldef check` reads them (a BOM is kept). */
+/**
+ * Validates the bytes that will be uploaded: decoded as UTF-8 exactly like `tooldef check` reads them
+ * (a BOM is kept).
+ */
 export function validateForUpload(bytes: Uint8Array, opts: ValidateOptions = {}): UploadValidation {
   const problems: string[] = [];
   let text: string;
@@ -39,7 +42,9 @@ export function validateForUpload(bytes: Uint8Array, opts: ValidateOptions = {})
   const diagnostics = service.doValidation(model);
   const errorDiagnostics = diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error).length;
   if (!model.kind && errorDiagnostics === 0) {
-    problems.push('Not a tool definition: an LLM tool has `model_prompt`, a smart tool a `metadata` object with `tool_name` or `tool_code`.');
+    problems.push(
+      'Not a tool definition: an LLM tool has `model_prompt`, a smart tool a `metadata` object with `tool_name` or `tool_code`.',
+    );
   }
   const nameNode = model.kind ? model.toolNameNode : undefined;
   const toolName = typeof nameNode?.value === 'string' ? nameNode.value : undefined;

@@ -15,7 +15,8 @@ export function replaceNode(node: { offset: number; length: number }, newText: s
 export function removeProperty(prop: JsonNode): OffsetEdit {
   const siblings = prop.parent!.children!;
   const i = siblings.indexOf(prop);
-  if (i + 1 < siblings.length) return { offset: prop.offset, length: siblings[i + 1].offset - prop.offset, newText: '' };
+  if (i + 1 < siblings.length)
+    return { offset: prop.offset, length: siblings[i + 1].offset - prop.offset, newText: '' };
   if (i > 0) {
     const prevEnd = siblings[i - 1].offset + siblings[i - 1].length;
     return { offset: prevEnd, length: prop.offset + prop.length - prevEnd, newText: '' };
@@ -28,12 +29,21 @@ export function removeProperty(prop: JsonNode): OffsetEdit {
  * Appends `"key": value` to an object (or an item to an array when `key` is undefined), indented
  * like its siblings; `valueText` may span lines written at indentation 0.
  */
-export function appendMember(text: string, container: JsonNode, key: string | undefined, valueText: string): OffsetEdit {
+export function appendMember(
+  text: string,
+  container: JsonNode,
+  key: string | undefined,
+  valueText: string,
+): OffsetEdit {
   return appendMembers(text, container, [[key, valueText]]);
 }
 
 /** Appends several members in one edit (two inserts at one place would be ambiguous). */
-export function appendMembers(text: string, container: JsonNode, members: readonly (readonly [string | undefined, string])[]): OffsetEdit {
+export function appendMembers(
+  text: string,
+  container: JsonNode,
+  members: readonly (readonly [string | undefined, string])[],
+): OffsetEdit {
   const kids = container.children ?? [];
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const member = ([key, valueText]: readonly [string | undefined, string], indent: string): string =>
@@ -43,13 +53,21 @@ export function appendMembers(text: string, container: JsonNode, members: readon
     const indent = lineIndent(text, last.offset);
     const sameLine = !text.slice(container.offset, last.offset).includes('\n');
     const sep = sameLine ? ', ' : `,${eol}${indent}`;
-    return { offset: last.offset + last.length, length: 0, newText: members.map((m) => sep + member(m, indent)).join('') };
+    return {
+      offset: last.offset + last.length,
+      length: 0,
+      newText: members.map((m) => sep + member(m, indent)).join(''),
+    };
   }
   const outer = lineIndent(text, container.offset);
   const inner = outer + indentUnit(text);
   const close = container.offset + container.length - 1;
   const body = members.map((m) => inner + member(m, inner)).join(`,${eol}`);
-  return { offset: container.offset + 1, length: Math.max(0, close - container.offset - 1), newText: `${eol}${body}${eol}${outer}` };
+  return {
+    offset: container.offset + 1,
+    length: Math.max(0, close - container.offset - 1),
+    newText: `${eol}${body}${eol}${outer}`,
+  };
 }
 
 /** Leading whitespace of the line holding `offset`. */

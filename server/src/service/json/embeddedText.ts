@@ -41,7 +41,11 @@ export class EmbeddedText {
    * position is first mapped. Without it, invalid escapes are kept as their raw characters so that
    * offsets stay meaningful.
    */
-  static fromLiteral(doc: string, literal: { readonly offset: number; readonly length: number }, decoded?: string): EmbeddedText {
+  static fromLiteral(
+    doc: string,
+    literal: { readonly offset: number; readonly length: number },
+    decoded?: string,
+  ): EmbeddedText {
     if (decoded !== undefined) return new EmbeddedText(decoded, doc, literal);
     const { contentStart, contentEnd } = contentSpan(doc, literal);
     const escDecoded: number[] = [];
@@ -96,7 +100,7 @@ export class EmbeddedText {
     const doc = this.doc;
     const { contentStart, contentEnd } = this.span;
     let extra = 0;
-    for (let i = doc.indexOf('\\', contentStart); i >= 0 && i < contentEnd; ) {
+    for (let i = doc.indexOf('\\', contentStart); i >= 0 && i < contentEnd;) {
       const width = doc.charCodeAt(i + 1) === 0x75 ? 6 : 2;
       escDecoded.push(i - contentStart - extra);
       extra += width - 1;
@@ -147,14 +151,27 @@ export class EmbeddedText {
 }
 
 /** Content bounds of a literal; the closing quote may be missing in a broken document. */
-function contentSpan(doc: string, literal: { readonly offset: number; readonly length: number }): { contentStart: number; contentEnd: number } {
+function contentSpan(
+  doc: string,
+  literal: { readonly offset: number; readonly length: number },
+): { contentStart: number; contentEnd: number } {
   const contentStart = literal.offset + 1;
   let contentEnd = literal.offset + literal.length;
-  if (literal.length >= 2 && doc.charCodeAt(contentEnd - 1) === 0x22 && !isEscaped(doc, contentEnd - 1, contentStart)) contentEnd--;
+  if (literal.length >= 2 && doc.charCodeAt(contentEnd - 1) === 0x22 && !isEscaped(doc, contentEnd - 1, contentStart))
+    contentEnd--;
   return { contentStart, contentEnd };
 }
 
-const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 
 /** Number of elements of ascending `a` that are ≤ x. */
 function upperBound(a: number[], x: number): number {

@@ -69,7 +69,10 @@ export function nodeAtOffset(root: JsonNode | undefined, offset: number, include
 }
 
 function contains(node: JsonNode, offset: number, includeEnd: boolean): boolean {
-  return offset >= node.offset && (offset < node.offset + node.length || (includeEnd && offset === node.offset + node.length));
+  return (
+    offset >= node.offset &&
+    (offset < node.offset + node.length || (includeEnd && offset === node.offset + node.length))
+  );
 }
 
 /** The range of a property's key, or of the node itself: where a diagnostic about a value's field goes. */

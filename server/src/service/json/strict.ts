@@ -14,7 +14,10 @@ import type { JsonNode, NodeType } from './tree';
  * The per-token cost is what remains, so the loop keeps its state in locals and parallel stacks
  * (no closures, no per-token result objects) and every node has one hidden class.
  */
-export function parseStrict(text: string, start: number): { root: JsonNode; value: unknown; duplicateKeys: JsonNode[] } | undefined {
+export function parseStrict(
+  text: string,
+  start: number,
+): { root: JsonNode; value: unknown; duplicateKeys: JsonNode[] } | undefined {
   const strings = new StringScanner(text);
   // The open containers, innermost last; for objects also the property being read and its key.
   const nodes: Node[] = [];
@@ -191,12 +194,15 @@ function hasForbiddenControl(text: string, skip: readonly number[]): boolean {
 const LONG_LITERAL = 4096;
 
 /** Control characters other than tab, line feed and carriage return. */
-const FORBIDDEN_CONTROL = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).filter((c) => !'\t\n\r'.includes(c));
+const FORBIDDEN_CONTROL = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).filter(
+  (c) => !'\t\n\r'.includes(c),
+);
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 /** `JSON.parse` would make `__proto__` an own property; plain assignment would set the prototype. */
 export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   else obj[key] = value;
 }
 

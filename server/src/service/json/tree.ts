@@ -48,7 +48,9 @@ export function parseJson(text: string): ParsedJson {
   if (byValue === 'invalid') return recover(text, start);
   if (byValue) return { root: byValue.root, value: byValue.value, duplicateKeys: NO_NODES, syntaxErrors: NO_ERRORS };
   const strict = parseStrict(text, start);
-  return strict ? { root: strict.root, value: strict.value, duplicateKeys: strict.duplicateKeys, syntaxErrors: NO_ERRORS } : recover(text, start);
+  return strict
+    ? { root: strict.root, value: strict.value, duplicateKeys: strict.duplicateKeys, syntaxErrors: NO_ERRORS }
+    : recover(text, start);
 }
 
 function recover(text: string, start: number): ParsedJson {
@@ -56,14 +58,21 @@ function recover(text: string, start: number): ParsedJson {
     root: undefined,
     value: undefined,
     duplicateKeys: [],
-    syntaxErrors: [{ offset: start, length: 1, message: `The JSON is invalid and nested more than ${MAX_RECOVERY_DEPTH} levels deep; fix the syntax near the first unbalanced bracket.` }],
+    syntaxErrors: [
+      {
+        offset: start,
+        length: 1,
+        message: `The JSON is invalid and nested more than ${MAX_RECOVERY_DEPTH} levels deep; fix the syntax near the first unbalanced bracket.`,
+      },
+    ],
   };
   if (nestingDepth(text) > MAX_RECOVERY_DEPTH) return tooDeep;
   const errors: ParseError[] = [];
   const body = start ? ' ' + text.slice(1) : text; // keep offsets: the BOM becomes a space
   let root: JsonNode | undefined;
   try {
-    root = parseTree(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false }) as JsonNode | undefined;
+    root = parseTree(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false }) as
+      JsonNode | undefined;
   } catch (e) {
     if (e instanceof RangeError) return tooDeep; // the guard above should prevent this; stay safe anyway
     throw e;
@@ -73,9 +82,16 @@ function recover(text: string, start: number): ParsedJson {
   for (const e of errors) {
     if (seen.has(e.offset)) continue; // one problem per place
     seen.add(e.offset);
-    syntaxErrors.push(trailingComma(e, body) ?? { offset: e.offset, length: Math.max(e.length, 1), message: syntaxMessage(e) });
+    syntaxErrors.push(
+      trailingComma(e, body) ?? { offset: e.offset, length: Math.max(e.length, 1), message: syntaxMessage(e) },
+    );
   }
-  return { root, value: root ? nodeValue(root) : undefined, syntaxErrors, duplicateKeys: root ? findDuplicateKeys(root) : [] };
+  return {
+    root,
+    value: root ? nodeValue(root) : undefined,
+    syntaxErrors,
+    duplicateKeys: root ? findDuplicateKeys(root) : [],
+  };
 }
 
 /** A name or value expected right before a closer after a comma: point at the comma itself. */
@@ -106,8 +122,10 @@ function syntaxMessage(e: ParseError): string {
     UnexpectedEndOfNumber: 'Incomplete number: complete or remove it.',
     InvalidUnicode: 'Invalid \\u escape: use four hex digits, e.g. \\u00e9.',
     InvalidEscapeCharacter: 'Invalid escape: JSON allows \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX only.',
-    InvalidCharacter: 'Invalid character in string: control characters such as tabs and line breaks must be escaped (\\t, \\n).',
-    InvalidSymbol: 'Invalid symbol: strict JSON allows only objects, arrays, double-quoted strings, numbers, true, false and null.',
+    InvalidCharacter:
+      'Invalid character in string: control characters such as tabs and line breaks must be escaped (\\t, \\n).',
+    InvalidSymbol:
+      'Invalid symbol: strict JSON allows only objects, arrays, double-quoted strings, numbers, true, false and null.',
     InvalidNumberFormat: 'Invalid number: JSON numbers have no leading zeros, + sign, NaN or Infinity.',
   };
   return hints[code] ?? `Invalid JSON (${code}).`;
@@ -151,7 +169,10 @@ export function nodeValue(root: JsonNode): unknown {
       }
       out.set(n, obj);
     } else if (n.type === 'array') {
-      out.set(n, n.children!.map((c) => out.get(c)));
+      out.set(
+        n,
+        n.children!.map((c) => out.get(c)),
+      );
     } else if (n.type !== 'property') {
       out.set(n, n.value);
     }

@@ -199,7 +199,8 @@ function describe(node: SyntaxNode, src: string): string {
       return 'set display';
     case 'BinaryExpression': {
       const op = node.firstChild?.nextSibling;
-      if (op && (op.name === 'CompareOp' || op.name === 'in' || op.name === 'not' || op.name === 'is')) return 'comparison';
+      if (op && (op.name === 'CompareOp' || op.name === 'in' || op.name === 'not' || op.name === 'is'))
+        return 'comparison';
       return 'expression';
     }
     default:
@@ -208,7 +209,10 @@ function describe(node: SyntaxNode, src: string): string {
 }
 
 /** The string value of a plain (non-f, non-bytes) string literal without escapes, or undefined. */
-export function plainString(node: SyntaxNode, src: string): { value: string; start: number; end: number; quote: string } | undefined {
+export function plainString(
+  node: SyntaxNode,
+  src: string,
+): { value: string; start: number; end: number; quote: string } | undefined {
   if (node.name !== 'String') return undefined;
   const text = src.slice(node.from, node.to);
   const m = /^([rRuU]?)('''|"""|'|")/.exec(text);
@@ -284,7 +288,8 @@ export class ChunkAnalyzer {
       if (kind === 'future') {
         for (const f of this.futureFeatures(node)) {
           if (f.name === 'braces') this.error(f.start + this.base, f.end + this.base, 'not a chance');
-          else if (!FUTURE_FEATURES.has(f.name)) this.error(f.start + this.base, f.end + this.base, `future feature ${f.name} is not defined`);
+          else if (!FUTURE_FEATURES.has(f.name))
+            this.error(f.start + this.base, f.end + this.base, `future feature ${f.name} is not defined`);
         }
       }
     });
@@ -308,7 +313,11 @@ export class ChunkAnalyzer {
     // flag the header line before it. Prefer the lexer's there; otherwise the earlier error.
     let parse = lexError && lexed.error!.kind !== 'tokenizer' ? lexError : undefined;
     const lexFirst = parse && parse.message.startsWith('expected an indented block');
-    if (this.parseError && (!parse || this.parseError.start < (lexFirst ? this.lineStartBefore(parse.start) : parse.start))) parse = this.parseError;
+    if (
+      this.parseError &&
+      (!parse || this.parseError.start < (lexFirst ? this.lineStartBefore(parse.start) : parse.start))
+    )
+      parse = this.parseError;
     if (parse) this.facts.parseError = parse;
     if (this.semantic) this.facts.compileError = this.semantic;
     return this.facts;
@@ -339,7 +348,13 @@ export class ChunkAnalyzer {
   }
 
   private statementKind(node: SyntaxNode): ChunkFacts['first'] {
-    if (node.name === 'ExpressionStatement' && node.firstChild && node.firstChild.name === 'String' && !node.firstChild.nextSibling) return 'docstring';
+    if (
+      node.name === 'ExpressionStatement' &&
+      node.firstChild &&
+      node.firstChild.name === 'String' &&
+      !node.firstChild.nextSibling
+    )
+      return 'docstring';
     if (node.name === 'ExpressionStatement' && node.firstChild?.name === 'ContinuedString') return 'docstring';
     if (node.name === 'ImportStatement' && /^from\s+__future__\s+import\b/.test(this.t(node))) return 'future';
     return 'other';
@@ -351,7 +366,8 @@ export class ChunkAnalyzer {
     const out: { name: string; start: number; end: number }[] = [];
     for (let j = i + 1; j < kids.length; j++) {
       const k = kids[j];
-      if (k.name === 'VariableName' && kids[j - 1]?.name !== 'as') out.push({ name: this.t(k), start: this.rel(k.from), end: this.rel(k.to) });
+      if (k.name === 'VariableName' && kids[j - 1]?.name !== 'as')
+        out.push({ name: this.t(k), start: this.rel(k.from), end: this.rel(k.to) });
     }
     if (/\bimport\s*\*/.test(this.t(node))) out.push({ name: '*', start: this.rel(node.from), end: this.rel(node.to) });
     return out;
@@ -361,7 +377,13 @@ export class ChunkAnalyzer {
 
   private error(start: number, end: number, message: string): void {
     if (this.semantic && this.semantic.start <= this.rel(start)) return;
-    this.semantic = { code: 'python-syntax', start: this.rel(start), end: this.rel(Math.max(end, start)), message, data: { stage: 'compiler' } };
+    this.semantic = {
+      code: 'python-syntax',
+      start: this.rel(start),
+      end: this.rel(Math.max(end, start)),
+      message,
+      data: { stage: 'compiler' },
+    };
   }
 
   private parseErrorAt(node: SyntaxNode): void {
@@ -390,10 +412,19 @@ export class ChunkAnalyzer {
     const line = src.slice(lineStart, lineEnd);
     let message = 'invalid syntax';
     const code = line.replace(/#.*$/, '').trimEnd();
-    if (/^\s*print\s+[^\s(=.,)\]}:;+\-*/%&|^<>!]/.test(code)) message = "Missing parentheses in call to 'print'. Did you mean print(...)?";
-    else if (/^\s*exec\s+[^\s(=.,)\]}:;]/.test(code)) message = "Missing parentheses in call to 'exec'. Did you mean exec(...)?";
-    else if (BLOCK_HEADER.test(code) && !code.endsWith(':') && !/:\s*\S/.test(code.replace(/(['"]).*?\1/g, ''))) message = "expected ':'";
-    this.parseError = { code: 'python-syntax', start: this.rel(from), end: this.rel(to), message, data: { stage: 'parser' } };
+    if (/^\s*print\s+[^\s(=.,)\]}:;+\-*/%&|^<>!]/.test(code))
+      message = "Missing parentheses in call to 'print'. Did you mean print(...)?";
+    else if (/^\s*exec\s+[^\s(=.,)\]}:;]/.test(code))
+      message = "Missing parentheses in call to 'exec'. Did you mean exec(...)?";
+    else if (BLOCK_HEADER.test(code) && !code.endsWith(':') && !/:\s*\S/.test(code.replace(/(['"]).*?\1/g, '')))
+      message = "expected ':'";
+    this.parseError = {
+      code: 'python-syntax',
+      start: this.rel(from),
+      end: this.rel(to),
+      message,
+      data: { stage: 'parser' },
+    };
   }
 
   // ---------------------------------------------------------------- walking
@@ -438,7 +469,8 @@ export class ChunkAnalyzer {
   private declaration(node: SyntaxNode): void {
     const nonlocal = /^nonlocal\b/.test(this.t(node));
     const scope = this.scope;
-    if (nonlocal && scope.kind === 'module') return this.error(node.from, node.to, 'nonlocal declaration not allowed at module level');
+    if (nonlocal && scope.kind === 'module')
+      return this.error(node.from, node.to, 'nonlocal declaration not allowed at module level');
     for (const k of children(node)) {
       if (k.name !== 'VariableName') continue;
       const name = this.t(k);
@@ -446,7 +478,12 @@ export class ChunkAnalyzer {
       this.note(scope, name, nonlocal ? SymbolFlag.Nonlocal : SymbolFlag.Global);
       if (scope.kind === 'module') {
         // Earlier chunks count too: document.ts makes this check once all chunks are known.
-        (this.facts.moduleGlobals ??= []).push({ name, start: this.rel(node.from), end: this.rel(node.to), before: seen });
+        (this.facts.moduleGlobals ??= []).push({
+          name,
+          start: this.rel(node.from),
+          end: this.rel(node.to),
+          before: seen,
+        });
         continue;
       }
       const message = declarationError(name, seen, nonlocal);
@@ -517,10 +554,16 @@ export class ChunkAnalyzer {
         const targets = kids.slice(0, op).filter((k) => k.name !== '⚠');
         if (targets.length === 1 && !this.hasError(targets[0])) {
           let t = targets[0];
-          while (t.name === 'ParenthesizedExpression' && t.firstChild?.nextSibling && t.firstChild.nextSibling.name !== ')') t = t.firstChild.nextSibling;
+          while (
+            t.name === 'ParenthesizedExpression' &&
+            t.firstChild?.nextSibling &&
+            t.firstChild.nextSibling.name !== ')'
+          )
+            t = t.firstChild.nextSibling;
           if (t.name === 'VariableName') this.bind(t);
           else if (t.name !== 'MemberExpression') {
-            const what = t.name === 'TupleExpression' ? 'tuple' : t.name === 'ArrayExpression' ? 'list' : describe(t, this.src);
+            const what =
+              t.name === 'TupleExpression' ? 'tuple' : t.name === 'ArrayExpression' ? 'list' : describe(t, this.src);
             this.error(t.from, t.to, `'${what}' is an illegal expression for augmented assignment`);
           }
         } else if (targets.length > 1 && kids.slice(0, op).some((k) => k.name === ',')) {
@@ -647,7 +690,8 @@ export class ChunkAnalyzer {
 
   private asyncStatement(kw: SyntaxNode, what: string): void {
     const fn = this.functionScope();
-    if (!fn || !fn.async || fn.kind !== 'function') this.error(kw.from, kw.to, `'async ${what}' outside async function`);
+    if (!fn || !fn.async || fn.kind !== 'function')
+      this.error(kw.from, kw.to, `'async ${what}' outside async function`);
   }
 
   private tryStatement(node: SyntaxNode): void {
@@ -667,7 +711,10 @@ export class ChunkAnalyzer {
     handlers.forEach((h, i) => {
       if (h.bare && i < handlers.length - 1) this.error(h.at.from, h.at.to, "default 'except:' must be last");
     });
-    const guards = handlers.some((h) => h.bare || h.types.some((t) => /\b(ImportError|ModuleNotFoundError|Exception|BaseException)\b/.test(this.t(t))));
+    const guards = handlers.some(
+      (h) =>
+        h.bare || h.types.some((t) => /\b(ImportError|ModuleNotFoundError|Exception|BaseException)\b/.test(this.t(t))),
+    );
     let first = true;
     for (const [i, k] of kids.entries()) {
       if (k.name === 'VariableName' && kids[i - 1]?.name === 'as') this.bind(k);
@@ -741,7 +788,8 @@ export class ChunkAnalyzer {
     if (isAsync && scope.yields!.length) {
       for (const r of scope.returnsWithValue!) this.error(r.start, r.end, "'return' with value in async generator");
     }
-    if (name && topLevel && nameText === 'execute') this.executeContract(node, name, isAsync, params, paramInfo, body, scope);
+    if (name && topLevel && nameText === 'execute')
+      this.executeContract(node, name, isAsync, params, paramInfo, body, scope);
   }
 
   // ---------------------------------------------------------------- execute contract
@@ -757,23 +805,41 @@ export class ChunkAnalyzer {
   ): void {
     const problems: RelProblem[] = [];
     const at = (n: SyntaxNode | { from: number; to: number }, code: string, message: string, data?: unknown) =>
-      problems.push({ code, start: this.rel(n.from), end: this.rel(n.to), message, ...(data === undefined ? {} : { data }) });
+      problems.push({
+        code,
+        start: this.rel(n.from),
+        end: this.rel(n.to),
+        message,
+        ...(data === undefined ? {} : { data }),
+      });
     if (isAsync) {
       const kw = node.firstChild!;
-      at(kw, 'execute-async', '`execute` must not be async: the service calls it as a plain function. Remove `async` (and any `await` inside).');
+      at(
+        kw,
+        'execute-async',
+        '`execute` must not be async: the service calls it as a plain function. Remove `async` (and any `await` inside).',
+      );
     }
     const positional = info.filter((p) => p.kind === 'positional');
-    const ok = info.length === 1 && positional.length === 1 && positional[0].name === 'variables' && !positional[0].hasDefault;
+    const ok =
+      info.length === 1 && positional.length === 1 && positional[0].name === 'variables' && !positional[0].hasDefault;
     if (!ok && params) {
       let why: string;
       if (info.length === 0) why = 'it takes no parameters';
-      else if (positional.length === 1 && positional[0].name !== 'variables' && info.length === 1) why = `its parameter is named \`${positional[0].name}\``;
-      else if (info.some((p) => p.kind !== 'positional')) why = 'it takes *args, **kwargs, keyword-only or positional-only markers';
+      else if (positional.length === 1 && positional[0].name !== 'variables' && info.length === 1)
+        why = `its parameter is named \`${positional[0].name}\``;
+      else if (info.some((p) => p.kind !== 'positional'))
+        why = 'it takes *args, **kwargs, keyword-only or positional-only markers';
       else if (positional.some((p) => p.hasDefault)) why = 'its parameter has a default value';
       else why = `it takes ${info.length} parameters`;
-      at(params, 'execute-signature', `\`execute\` must take exactly one positional parameter named \`variables\`, but ${why}.`, {
-        expected: '(variables)',
-      });
+      at(
+        params,
+        'execute-signature',
+        `\`execute\` must take exactly one positional parameter named \`variables\`, but ${why}.`,
+        {
+          expected: '(variables)',
+        },
+      );
     }
     if (scope.yields!.length) {
       at(name, 'execute-returns-non-string', '`execute` contains `yield`, so it returns a generator, not a `str`.');
@@ -781,7 +847,11 @@ export class ChunkAnalyzer {
     if (body && !scope.yields!.length) {
       this.returns(body, problems);
       if (!this.terminates(body)) {
-        at(name, 'execute-returns-non-string', '`execute` can reach the end of its body without a `return`, and then returns `None`, not a `str`.');
+        at(
+          name,
+          'execute-returns-non-string',
+          '`execute` can reach the end of its body without a `return`, and then returns `None`, not a `str`.',
+        );
       }
     }
     this.facts.executes.push({ nameStart: this.rel(name.from), nameEnd: this.rel(name.to), async: isAsync, problems });
@@ -790,7 +860,13 @@ export class ChunkAnalyzer {
   /** Flags `return` statements of `execute` (not of nested functions) whose value is visibly not a str. */
   private returns(node: SyntaxNode, problems: RelProblem[]): void {
     for (let c = node.firstChild; c; c = c.nextSibling) {
-      if (c.name === 'FunctionDefinition' || c.name === 'ClassDefinition' || c.name === 'DecoratedStatement' || c.name === 'LambdaExpression') continue;
+      if (
+        c.name === 'FunctionDefinition' ||
+        c.name === 'ClassDefinition' ||
+        c.name === 'DecoratedStatement' ||
+        c.name === 'LambdaExpression'
+      )
+        continue;
       if (c.name === 'ReturnStatement') {
         const kids = children(c).slice(1);
         let what: string | undefined;
@@ -870,7 +946,8 @@ export class ChunkAnalyzer {
         const tryBody = main.find((b) => b.after === 'try');
         const elseBody = main.find((b) => b.after === 'else');
         const handlers = main.filter((b) => b.after === 'except');
-        const mainOk = (elseBody ? this.terminates(elseBody.body) : false) || (!!tryBody && this.terminates(tryBody.body));
+        const mainOk =
+          (elseBody ? this.terminates(elseBody.body) : false) || (!!tryBody && this.terminates(tryBody.body));
         return mainOk && handlers.every((h) => this.terminates(h.body));
       }
       case 'WhileStatement': {
@@ -883,7 +960,16 @@ export class ChunkAnalyzer {
           const visit = (n: SyntaxNode) => {
             for (let c = n.firstChild; c && !breaks; c = c.nextSibling) {
               if (c.name === 'BreakStatement') breaks = true;
-              else if (!['ForStatement', 'WhileStatement', 'FunctionDefinition', 'ClassDefinition', 'DecoratedStatement'].includes(c.name)) visit(c);
+              else if (
+                ![
+                  'ForStatement',
+                  'WhileStatement',
+                  'FunctionDefinition',
+                  'ClassDefinition',
+                  'DecoratedStatement',
+                ].includes(c.name)
+              )
+                visit(c);
             }
           };
           visit(b);
@@ -902,11 +988,15 @@ export class ChunkAnalyzer {
         if (!clauses.length) return false;
         const lastClause = clauses[clauses.length - 1];
         const pat = lastClause.firstChild?.nextSibling;
-        const irrefutable = !!pat && pat.name === 'CapturePattern' && !children(lastClause).some((k) => k.name === 'Guard');
-        return irrefutable && clauses.every((c) => {
-          const b = children(c).find((k) => k.name === 'Body');
-          return !!b && this.terminates(b);
-        });
+        const irrefutable =
+          !!pat && pat.name === 'CapturePattern' && !children(lastClause).some((k) => k.name === 'Guard');
+        return (
+          irrefutable &&
+          clauses.every((c) => {
+            const b = children(c).find((k) => k.name === 'Body');
+            return !!b && this.terminates(b);
+          })
+        );
       }
       default:
         return false;
@@ -957,7 +1047,8 @@ export class ChunkAnalyzer {
       const nameNode = ns.find((n) => n.name === 'VariableName');
       const pname = nameNode ? this.t(nameNode) : '';
       if (nameNode) {
-        if (names.has(pname)) this.error(nameNode.from, nameNode.to, `duplicate argument '${pname}' in function definition`);
+        if (names.has(pname))
+          this.error(nameNode.from, nameNode.to, `duplicate argument '${pname}' in function definition`);
         names.add(pname);
       }
       for (const n of ns) if (n.name === 'TypeDef' || n.name === 'StarTypeDef') this.expr(n);
@@ -982,12 +1073,14 @@ export class ChunkAnalyzer {
       const hasDefault = defIdx >= 0;
       if (!sawStar) {
         if (hasDefault) sawDefault = true;
-        else if (sawDefault && nameNode) this.error(nameNode.from, nameNode.to, 'non-default argument follows default argument');
+        else if (sawDefault && nameNode)
+          this.error(nameNode.from, nameNode.to, 'non-default argument follows default argument');
       }
       bareStar = undefined;
       out.push({ name: pname, kind: sawStar ? 'keyword-only' : 'positional', hasDefault });
     }
-    if (bareStar && out[out.length - 1]?.kind === 'marker') this.error(bareStar.from, bareStar.to, 'named arguments must follow bare *');
+    if (bareStar && out[out.length - 1]?.kind === 'marker')
+      this.error(bareStar.from, bareStar.to, 'named arguments must follow bare *');
     return out;
   }
 
@@ -1006,8 +1099,18 @@ export class ChunkAnalyzer {
       if (first.name === '**') {
         sawKwUnpack = true;
       } else if (first.name === '*') {
-        if (sawKwUnpack) this.error(first.from, seg[seg.length - 1].to, 'iterable argument unpacking follows keyword argument unpacking');
-      } else if (seg.length >= 3 && seg[1].name === 'AssignOp' && this.t(seg[1]) === '=' && first.name === 'VariableName') {
+        if (sawKwUnpack)
+          this.error(
+            first.from,
+            seg[seg.length - 1].to,
+            'iterable argument unpacking follows keyword argument unpacking',
+          );
+      } else if (
+        seg.length >= 3 &&
+        seg[1].name === 'AssignOp' &&
+        this.t(seg[1]) === '=' &&
+        first.name === 'VariableName'
+      ) {
         const k = this.t(first);
         if (keywords.has(k)) this.error(first.from, first.to, `keyword argument repeated: ${k}`);
         keywords.add(k);
@@ -1040,20 +1143,24 @@ export class ChunkAnalyzer {
       const tnodes = ann >= 0 ? g.slice(0, ann) : g;
       if (ann >= 0) {
         this.expr(g[ann]);
-        if (tnodes.some((n) => n.name === ',')) this.error(tnodes[0].from, tnodes[tnodes.length - 1].to, 'only single target (not tuple) can be annotated');
+        if (tnodes.some((n) => n.name === ','))
+          this.error(tnodes[0].from, tnodes[tnodes.length - 1].to, 'only single target (not tuple) can be annotated');
         else if (tnodes.length === 1) {
           let t = tnodes[0];
           while (t.name === 'ParenthesizedExpression' && t.firstChild?.nextSibling) t = t.firstChild.nextSibling;
           if (t.name === 'TupleExpression') this.error(t.from, t.to, 'only single target (not tuple) can be annotated');
-          else if (t.name === 'ArrayExpression') this.error(t.from, t.to, 'only single target (not list) can be annotated');
-          else if (t.name !== 'VariableName' && t.name !== 'MemberExpression') this.error(t.from, t.to, 'illegal target for annotation');
+          else if (t.name === 'ArrayExpression')
+            this.error(t.from, t.to, 'only single target (not list) can be annotated');
+          else if (t.name !== 'VariableName' && t.name !== 'MemberExpression')
+            this.error(t.from, t.to, 'illegal target for annotation');
           else {
             if (t === tnodes[0] && t.name === 'VariableName') this.annotated(node, t);
             this.target(tnodes[0], 'assign');
           }
         }
       } else this.targetList(tnodes, 'assign');
-      if (this.scopes.length === 1 && tnodes.some((n) => n.name === 'VariableName' && this.t(n) === 'execute')) this.facts.boundExecute = true;
+      if (this.scopes.length === 1 && tnodes.some((n) => n.name === 'VariableName' && this.t(n) === 'execute'))
+        this.facts.boundExecute = true;
     }
     if (value.length) {
       this.starredValue(value);
@@ -1075,7 +1182,11 @@ export class ChunkAnalyzer {
     const seen = this.scope.symbols?.get(text) ?? 0;
     // At module level an annotation after `global` is allowed.
     if (this.scope.kind !== 'module' && seen & (SymbolFlag.Global | SymbolFlag.Nonlocal)) {
-      this.error(statement.from, statement.to, `annotated name '${text}' can't be ${seen & SymbolFlag.Global ? 'global' : 'nonlocal'}`);
+      this.error(
+        statement.from,
+        statement.to,
+        `annotated name '${text}' can't be ${seen & SymbolFlag.Global ? 'global' : 'nonlocal'}`,
+      );
     }
     this.bind(name, SymbolFlag.Annotated | SymbolFlag.Local);
   }
@@ -1095,7 +1206,8 @@ export class ChunkAnalyzer {
     for (const item of items) {
       if (item[0].name === '*') {
         stars++;
-        if (!isTuple && items.length === 1) this.error(item[0].from, item[item.length - 1].to, 'starred assignment target must be in a list or tuple');
+        if (!isTuple && items.length === 1)
+          this.error(item[0].from, item[item.length - 1].to, 'starred assignment target must be in a list or tuple');
         if (item[1]) this.target(item[1], ctx);
       } else for (const t of item) this.target(t, ctx);
     }
@@ -1113,7 +1225,12 @@ export class ChunkAnalyzer {
       case 'ParenthesizedExpression': {
         const inner = node.firstChild?.nextSibling;
         if (inner && inner.name !== ')') {
-          if (inner.name === '*') this.error(inner.from, node.to, ctx === 'del' ? 'cannot delete starred' : 'starred assignment target must be in a list or tuple');
+          if (inner.name === '*')
+            this.error(
+              inner.from,
+              node.to,
+              ctx === 'del' ? 'cannot delete starred' : 'starred assignment target must be in a list or tuple',
+            );
           else this.target(inner, ctx);
         }
         return;
@@ -1148,7 +1265,8 @@ export class ChunkAnalyzer {
     }
     switch (node.name) {
       case 'VariableName':
-        if (this.tracking(this.scope) && !this.bindings.has(node.from)) this.note(this.scope, this.t(node), SymbolFlag.Use);
+        if (this.tracking(this.scope) && !this.bindings.has(node.from))
+          this.note(this.scope, this.t(node), SymbolFlag.Use);
         if (node.to - node.from === 9 && this.t(node) === 'variables') this.variablesUse(node);
         return;
       case 'CapturePattern':
@@ -1172,7 +1290,8 @@ export class ChunkAnalyzer {
       case 'ContinuedString': {
         const parts = children(node);
         const bytes = parts.map((p) => /^[rRfFuU]?[bB]/.test(this.t(p)));
-        if (bytes.some((b) => b) && bytes.some((b) => !b)) this.error(node.from, node.to, 'cannot mix bytes and nonbytes literals');
+        if (bytes.some((b) => b) && bytes.some((b) => !b))
+          this.error(node.from, node.to, 'cannot mix bytes and nonbytes literals');
         for (const p of parts) this.expr(p);
         return;
       }
@@ -1180,7 +1299,9 @@ export class ChunkAnalyzer {
         const fn = this.functionScope();
         const asyncFn = fn?.async && fn.kind === 'function';
         // A generator expression with `await` is an asynchronous generator expression, legal anywhere.
-        const inGenexp = this.scopes.some((s, i) => i > 0 && s.kind === 'comprehension' && s.what === 'generator expression');
+        const inGenexp = this.scopes.some(
+          (s, i) => i > 0 && s.kind === 'comprehension' && s.what === 'generator expression',
+        );
         if (inGenexp && fn) {
           // fine
         } else if (!fn) this.error(node.from, node.to, "'await' outside function");
@@ -1213,11 +1334,17 @@ export class ChunkAnalyzer {
       case 'NamedExpression': {
         const t = node.firstChild;
         if (t && t.name !== 'VariableName' && !t.type.isError) {
-          const what = t.name === 'MemberExpression' ? (t.lastChild?.name === ']' ? 'subscript' : 'attribute') : describe(t, this.src);
+          const what =
+            t.name === 'MemberExpression'
+              ? t.lastChild?.name === ']'
+                ? 'subscript'
+                : 'attribute'
+              : describe(t, this.src);
           this.error(t.from, t.to, `cannot use assignment expressions with ${what}`);
         }
         // An assignment expression in a comprehension binds in the scope around it.
-        if (t?.name === 'VariableName') this.bind(t, SymbolFlag.Local, this.scopes.filter((s) => s.kind !== 'comprehension').pop());
+        if (t?.name === 'VariableName')
+          this.bind(t, SymbolFlag.Local, this.scopes.filter((s) => s.kind !== 'comprehension').pop());
         this.walkChildren(node);
         return;
       }
@@ -1247,7 +1374,8 @@ export class ChunkAnalyzer {
       }
       if (s.kind === 'function' || s.kind === 'lambda') {
         s.yields!.push(node.from);
-        if (s.async && /^yield\s+from\b/.test(this.t(node))) this.error(node.from, node.to, "'yield from' inside async function");
+        if (s.async && /^yield\s+from\b/.test(this.t(node)))
+          this.error(node.from, node.to, "'yield from' inside async function");
         return;
       }
       break;
@@ -1264,7 +1392,9 @@ export class ChunkAnalyzer {
       return;
     }
     const firstIn = parts.findIndex((k, j) => j > i && k.name === 'in');
-    let firstIterEnd = parts.findIndex((k, j) => j > firstIn && (k.name === 'for' || k.name === 'if' || k.name === 'async'));
+    let firstIterEnd = parts.findIndex(
+      (k, j) => j > firstIn && (k.name === 'for' || k.name === 'if' || k.name === 'async'),
+    );
     if (firstIterEnd < 0) firstIterEnd = parts.length;
     for (const p of parts.slice(firstIn + 1, firstIterEnd)) this.expr(p);
     const fn = this.functionScope();
@@ -1347,7 +1477,11 @@ export class ChunkAnalyzer {
       const left = parent.firstChild;
       if (op?.name === 'in' && left) {
         const s = plainString(left, this.src);
-        if (s && (left.nextSibling?.name === 'in' || (left.nextSibling?.name === 'not' && left.nextSibling.nextSibling?.name === 'in'))) {
+        if (
+          s &&
+          (left.nextSibling?.name === 'in' ||
+            (left.nextSibling?.name === 'not' && left.nextSibling.nextSibling?.name === 'in'))
+        ) {
           this.key(s);
           return;
         }
@@ -1367,7 +1501,8 @@ export class ChunkAnalyzer {
   private importStatement(node: SyntaxNode): void {
     const kids = children(node);
     if (this.tracking(this.scope)) this.importBindings(kids);
-    if (this.scopes.length === 1 && /\bexecute\s*(?:,|\)|$)/.test(this.t(node).replace(/^.*\bimport\b/s, ''))) this.facts.boundExecute = true;
+    if (this.scopes.length === 1 && /\bexecute\s*(?:,|\)|$)/.test(this.t(node).replace(/^.*\bimport\b/s, '')))
+      this.facts.boundExecute = true;
     const guarded = this.guardDepth > 0;
     if (kids[0]?.name === 'import') {
       // import a.b.c [as d], e
@@ -1394,7 +1529,9 @@ export class ChunkAnalyzer {
     if (kids[0]?.name === 'from') {
       const imp = kids.findIndex((k) => k.name === 'import');
       const modParts = kids.slice(1, imp < 0 ? kids.length : imp);
-      const text = modParts.length ? this.src.slice(modParts[0].from, modParts[modParts.length - 1].to).replace(/\s+/g, '') : '';
+      const text = modParts.length
+        ? this.src.slice(modParts[0].from, modParts[modParts.length - 1].to).replace(/\s+/g, '')
+        : '';
       const relative = text.startsWith('.');
       if (imp >= 0 && kids.slice(imp + 1).some((k) => k.name === '*') && this.scopes.length > 1) {
         const star = kids.slice(imp + 1).find((k) => k.name === '*')!;
@@ -1402,7 +1539,7 @@ export class ChunkAnalyzer {
       }
       if (text && modParts.length) {
         const names = modParts.filter((n) => n.name === 'VariableName');
-        const start = relative ? modParts[0].from : names[0]?.from ?? modParts[0].from;
+        const start = relative ? modParts[0].from : (names[0]?.from ?? modParts[0].from);
         this.facts.imports.push({
           module: text,
           start: this.rel(start),

@@ -11,7 +11,6 @@ import { finish, type Steps } from '../steps';
 /** Parser steps (about one token each) between two yields of `updateSteps`. */
 const PARSE_STEPS_PER_YIELD = 256;
 
-
 /**
  * The changed range of two texts by common prefix and suffix. Compares 1 KB blocks first (V8
  * compares flat strings with memcmp), then characters, so a keystroke in 200 KB costs microseconds.
@@ -25,7 +24,11 @@ export function diffRange(a: string, b: string): ChangedRange | undefined {
   while (start < max && a.charCodeAt(start) === b.charCodeAt(start)) start++;
   let endA = a.length;
   let endB = b.length;
-  while (endA - BLOCK >= start && endB - BLOCK >= start && a.slice(endA - BLOCK, endA) === b.slice(endB - BLOCK, endB)) {
+  while (
+    endA - BLOCK >= start &&
+    endB - BLOCK >= start &&
+    a.slice(endA - BLOCK, endA) === b.slice(endB - BLOCK, endB)
+  ) {
     endA -= BLOCK;
     endB -= BLOCK;
   }
@@ -129,7 +132,11 @@ export class PythonDocument {
     return facts;
   }
 
-  private *analyse(src: string, tree: Tree, change: ChangedRange | undefined): Steps<{ facts: PythonFacts; results: ChunkResult[]; analysed: number }> {
+  private *analyse(
+    src: string,
+    tree: Tree,
+    change: ChangedRange | undefined,
+  ): Steps<{ facts: PythonFacts; results: ChunkResult[]; analysed: number }> {
     const chunks = this.chunks(tree.topNode, src);
     const results: ChunkResult[] = [];
     // Previous chunk results by their start, for reuse of chunks the change did not touch.
@@ -166,7 +173,8 @@ export class PythonDocument {
         const before = ch.to <= change.fromB ? old.get(ch.from) : undefined;
         const after = ch.from >= change.toB ? old.get(ch.from - delta) : undefined;
         const r = before ?? after;
-        if (r && r.clean && r.to - r.from === ch.to - ch.from && (before ? r.to <= change.fromA : r.from >= change.toA)) f = r.facts;
+        if (r && r.clean && r.to - r.from === ch.to - ch.from && (before ? r.to <= change.fromA : r.from >= change.toA))
+          f = r.facts;
       }
       if (!f) {
         f = new ChunkAnalyzer(src, ch.from, src.slice(ch.from, ch.to), ch.nodes, 1).run();
@@ -175,12 +183,16 @@ export class PythonDocument {
       results.push({ from: ch.from, to: ch.to, facts: f, clean });
       if (f.tokenError || f.parseError) clean = false;
       const base = ch.from;
-      const startLine = [f.tokenError, f.parseError].some((e) => e && /\bline \d/.test(e.message)) ? lineOf(ch.from) : 0;
+      const startLine = [f.tokenError, f.parseError].some((e) => e && /\bline \d/.test(e.message))
+        ? lineOf(ch.from)
+        : 0;
       const shift = (p: RelProblem): PyProblem =>
         ({
           ...p,
           ...visible(src, p.start + base, p.end + base),
-          message: startLine ? p.message.replace(/\bline (\d+)\b/g, (_, n: string) => `line ${Number(n) + startLine - 1}`) : p.message,
+          message: startLine
+            ? p.message.replace(/\bline (\d+)\b/g, (_, n: string) => `line ${Number(n) + startLine - 1}`)
+            : p.message,
         }) as PyProblem;
       if (f.tokenError || f.parseError) broken = true;
       if (f.parseError) problems.push(shift(f.parseError));
@@ -188,26 +200,51 @@ export class PythonDocument {
       if (!f.parseError && !f.tokenError) {
         for (const g of f.moduleGlobals ?? []) {
           const message = declarationError(g.name, (moduleNames.get(g.name) ?? 0) | g.before, false);
-          if (message) problems.push({ code: 'python-syntax', start: g.start + base, end: g.end + base, message, data: { stage: 'compiler' } });
+          if (message)
+            problems.push({
+              code: 'python-syntax',
+              start: g.start + base,
+              end: g.end + base,
+              message,
+              data: { stage: 'compiler' },
+            });
         }
       }
       for (const [name, flags] of f.moduleNames ?? []) moduleNames.set(name, (moduleNames.get(name) ?? 0) | flags);
       if (f.first !== 'none') {
         if (f.first === 'future') {
-          if (!futuresAllowed) problems.push({ code: 'python-syntax', start: base, end: ch.to, message: 'from __future__ imports must occur at the beginning of the file' });
+          if (!futuresAllowed)
+            problems.push({
+              code: 'python-syntax',
+              start: base,
+              end: ch.to,
+              message: 'from __future__ imports must occur at the beginning of the file',
+            });
         } else if (!(f.first === 'docstring' && statements === 0)) futuresAllowed = false;
         statements++;
       }
       for (const fut of f.futures) {
         if (f.first !== 'future' || !futuresAllowed) {
-          problems.push({ code: 'python-syntax', start: fut.start + base, end: fut.end + base, message: 'from __future__ imports must occur at the beginning of the file', data: { stage: 'compiler' } });
+          problems.push({
+            code: 'python-syntax',
+            start: fut.start + base,
+            end: fut.end + base,
+            message: 'from __future__ imports must occur at the beginning of the file',
+            data: { stage: 'compiler' },
+          });
         }
       }
       for (const k of f.keys) facts.keys.push({ ...k, start: k.start + base, end: k.end + base });
       if (f.dynamicVariables) facts.dynamicVariables = true;
       for (const i of f.imports) facts.imports.push({ ...i, start: i.start + base, end: i.end + base });
       for (const fn of f.functions) {
-        facts.functions.push({ ...fn, start: fn.start + base, end: fn.end + base, nameStart: fn.nameStart + base, nameEnd: fn.nameEnd + base } as FunctionInfo);
+        facts.functions.push({
+          ...fn,
+          start: fn.start + base,
+          end: fn.end + base,
+          nameStart: fn.nameStart + base,
+          nameEnd: fn.nameEnd + base,
+        } as FunctionInfo);
       }
       for (const e of f.executes) executes.push({ base, e });
       if (f.nestedExecute) nestedExecute = true;
@@ -231,7 +268,13 @@ export class PythonDocument {
           const p = problems[i];
           if (p.code === 'python-syntax' && p.start >= ls && p.start <= le) problems.splice(i, 1);
         }
-        problems.push({ code: 'python-syntax', start: whole.start, end: whole.end, message: whole.message, data: { stage: 'tokenizer' } });
+        problems.push({
+          code: 'python-syntax',
+          start: whole.start,
+          end: whole.end,
+          message: whole.message,
+          data: { stage: 'tokenizer' },
+        });
       }
     }
     // The execute contract.
@@ -249,7 +292,8 @@ export class PythonDocument {
       }
     } else if (executes.length) {
       const [first, ...rest] = executes;
-      for (const p of first.e.problems) problems.push({ ...p, start: p.start + first.base, end: p.end + first.base } as PyProblem);
+      for (const p of first.e.problems)
+        problems.push({ ...p, start: p.start + first.base, end: p.end + first.base } as PyProblem);
       for (const r of rest) {
         problems.push({
           code: 'execute-redefined',

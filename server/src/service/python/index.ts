@@ -15,7 +15,13 @@ import type { PyProblem, PythonFacts } from './types';
 
 export type { PyProblem, PyProblemCode, VariableKeyRef, ImportRef, FunctionInfo, PythonFacts } from './types';
 export { PythonDocument, diffRange } from './document';
-export { checkRequirements, parseRequirements, parseRequirement, type Requirement, type RequirementProblem } from './requirements';
+export {
+  checkRequirements,
+  parseRequirements,
+  parseRequirement,
+  type Requirement,
+  type RequirementProblem,
+} from './requirements';
 export { isStdlib } from './stdlib';
 export { distributionsFor, normalizeName } from './distributions';
 export { redact } from './secrets';
@@ -68,11 +74,16 @@ export function firstCPythonError(problems: readonly PyProblem[]): PyProblem | u
  * still unterminated. Returns the key's current characters (`start`..`end`, the whole key when the
  * cursor is in its middle) and the quote, or undefined.
  */
-export function variableKeyAt(source: string, offset: number): { start: number; end: number; quote: string; prefix: string } | undefined {
+export function variableKeyAt(
+  source: string,
+  offset: number,
+): { start: number; end: number; quote: string; prefix: string } | undefined {
   let lineStart = offset;
   while (lineStart > 0 && source[lineStart - 1] !== '\n' && source[lineStart - 1] !== '\r') lineStart--;
   const before = source.slice(lineStart, offset);
-  const m = /\bvariables\s*(?:\[\s*|\.\s*(?:get|pop|setdefault)\s*\(\s*)([rRuU]?)("|')([^"'\\\r\n]*)$/.exec(before) ?? /(?:^|[^\w"'])([rRuU]?)("|')([^"'\\\r\n]*)$/.exec(before);
+  const m =
+    /\bvariables\s*(?:\[\s*|\.\s*(?:get|pop|setdefault)\s*\(\s*)([rRuU]?)("|')([^"'\\\r\n]*)$/.exec(before) ??
+    /(?:^|[^\w"'])([rRuU]?)("|')([^"'\\\r\n]*)$/.exec(before);
   if (!m) return undefined;
   const quote = m[2];
   const start = offset - m[3].length;

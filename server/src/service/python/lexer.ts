@@ -181,7 +181,8 @@ class Lexer {
       if (c === C.Backslash) {
         const next = src.charCodeAt(this.pos + 1);
         if (this.pos + 1 >= n) this.halt(this.pos, this.pos + 1, 'unexpected EOF while parsing');
-        if (next !== C.LF && next !== C.CR) this.halt(this.pos, this.pos + 1, 'unexpected character after line continuation character');
+        if (next !== C.LF && next !== C.CR)
+          this.halt(this.pos, this.pos + 1, 'unexpected character after line continuation character');
         this.pos++;
         this.newline(src.charCodeAt(this.pos));
         this.atLineStart = false;
@@ -216,7 +217,11 @@ class Lexer {
   private expectedBlock(start: number, end: number): void {
     const block = this.pendingBlock!;
     const what = BLOCK_KEYWORDS[block.keyword];
-    this.soft(start, end, what ? `expected an indented block after ${what} on line ${block.line}` : 'expected an indented block');
+    this.soft(
+      start,
+      end,
+      what ? `expected an indented block after ${what} on line ${block.line}` : 'expected an indented block',
+    );
   }
 
   /** Handles the indentation of a physical line that starts a logical line; true if it consumed a blank line. */
@@ -255,7 +260,7 @@ class Lexer {
     this.atLineStart = false;
     this.pos = p;
     if (c < 0) {
-      col = altcol = 0; // end of input dedents everything
+      // End of input: the parser dedents everything; only a block still expected is reported.
       if (this.pendingBlock) this.expectedBlock(p, p);
       return false;
     }
@@ -263,7 +268,8 @@ class Lexer {
     const alt = this.altIndents;
     const top = indents[indents.length - 1];
     if (col === top) {
-      if (altcol !== alt[alt.length - 1]) this.halt(p - (p > 0 ? 1 : 0), p, 'inconsistent use of tabs and spaces in indentation');
+      if (altcol !== alt[alt.length - 1])
+        this.halt(p - (p > 0 ? 1 : 0), p, 'inconsistent use of tabs and spaces in indentation');
       if (this.pendingBlock) this.expectedBlock(p, this.wordEnd(p));
     } else if (col > top) {
       if (altcol <= alt[alt.length - 1]) this.halt(p - 1, p, 'inconsistent use of tabs and spaces in indentation');
@@ -276,8 +282,10 @@ class Lexer {
         indents.pop();
         alt.pop();
       }
-      if (col !== indents[indents.length - 1]) this.halt(this.lineStart(p), p, 'unindent does not match any outer indentation level');
-      if (altcol !== alt[alt.length - 1]) this.halt(this.lineStart(p), p, 'inconsistent use of tabs and spaces in indentation');
+      if (col !== indents[indents.length - 1])
+        this.halt(this.lineStart(p), p, 'unindent does not match any outer indentation level');
+      if (altcol !== alt[alt.length - 1])
+        this.halt(this.lineStart(p), p, 'inconsistent use of tabs and spaces in indentation');
     }
     this.pendingBlock = undefined;
     return false;
@@ -371,7 +379,11 @@ class Lexer {
             if (d === C.LF || (d === C.CR && src.charCodeAt(i + 1) !== C.LF)) openLine++;
           }
           const where = openLine !== this.line ? ` on line ${openLine}` : '';
-          this.fail(start, start + 1, `closing parenthesis '${ch}' does not match opening parenthesis '${String.fromCharCode(open)}'${where}`);
+          this.fail(
+            start,
+            start + 1,
+            `closing parenthesis '${ch}' does not match opening parenthesis '${String.fromCharCode(open)}'${where}`,
+          );
         }
         this.pos++;
         return;
@@ -404,7 +416,8 @@ class Lexer {
     }
     const cp = src.codePointAt(start)!;
     const width = cp > 0xffff ? 2 : 1;
-    if (NON_PRINTABLE.test(codePointText(src, start))) this.fail(start, start + width, `invalid non-printable character U+${hex4(cp)}`);
+    if (NON_PRINTABLE.test(codePointText(src, start)))
+      this.fail(start, start + width, `invalid non-printable character U+${hex4(cp)}`);
     this.fail(start, start + width, `invalid character '${codePointText(src, start)}' (U+${hex4(cp)})`);
   }
 
@@ -435,7 +448,8 @@ class Lexer {
       const k = src[p + 1].toLowerCase();
       p += 2;
       const kind = k === 'x' ? 'hexadecimal' : k === 'o' ? 'octal' : 'binary';
-      const ok = k === 'x' ? isHex : k === 'o' ? (c: number) => c >= 48 && c <= 55 : (c: number) => c === 48 || c === 49;
+      const ok =
+        k === 'x' ? isHex : k === 'o' ? (c: number) => c >= 48 && c <= 55 : (c: number) => c === 48 || c === 49;
       if (!ok(at(p)) && at(p) !== C.Underscore) {
         if (isDigit(at(p)) && k !== 'x') this.fail(start, p + 1, `invalid digit '${src[p]}' in ${kind} literal`);
         this.fail(start, p + 1, `invalid ${kind} literal`);
@@ -473,7 +487,11 @@ class Lexer {
       return;
     }
     if (!isFloat && /^0[0_]*[1-9]/.test(intPart)) {
-      this.fail(start, p, 'leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers');
+      this.fail(
+        start,
+        p,
+        'leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers',
+      );
     }
     end('decimal');
   }
@@ -522,7 +540,11 @@ class Lexer {
       // CPython counts the line the end of input is on; a final newline does not start another.
       const last = src.charCodeAt(n - 1);
       const detected = triple && p >= n && (last === C.LF || last === C.CR) ? this.line - 1 : this.line;
-      this.fail(start, start + prefix.length + qlen, `unterminated ${triple ? 'triple-quoted ' : ''}string literal (detected at line ${detected})`);
+      this.fail(
+        start,
+        start + prefix.length + qlen,
+        `unterminated ${triple ? 'triple-quoted ' : ''}string literal (detected at line ${detected})`,
+      );
     }
     if (fstr && !this.tokenizerOnly) this.fstring(start, bodyStart, bodyEnd, raw);
     this.pos = p;
@@ -538,15 +560,30 @@ class Lexer {
       while (k < need && isHex(src.charCodeAt(p + 2 + k))) k++;
       if (k < need) {
         if (bytes) this.fail(start, p + 2 + k, `(value error) invalid \\x escape`, 'parser');
-        this.fail(start, p + 2 + k, `(unicode error) 'unicodeescape' codec can't decode bytes: truncated \\${d}${'X'.repeat(need)} escape`, 'parser');
+        this.fail(
+          start,
+          p + 2 + k,
+          `(unicode error) 'unicodeescape' codec can't decode bytes: truncated \\${d}${'X'.repeat(need)} escape`,
+          'parser',
+        );
       }
       if (d === 'U' && parseInt(src.slice(p + 2, p + 10), 16) > 0x10ffff) {
-        this.fail(start, p + 10, "(unicode error) 'unicodeescape' codec can't decode bytes: illegal Unicode character", 'parser');
+        this.fail(
+          start,
+          p + 10,
+          "(unicode error) 'unicodeescape' codec can't decode bytes: illegal Unicode character",
+          'parser',
+        );
       }
     } else if (!bytes && d === 'N') {
       const close = src.indexOf('}', p + 3);
       if (src[p + 2] !== '{' || close < 0 || close === p + 3 || /[\n\r'"]/.test(src.slice(p + 3, close))) {
-        this.fail(start, p + 2, "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape", 'parser');
+        this.fail(
+          start,
+          p + 2,
+          "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape",
+          'parser',
+        );
       }
     }
   }
@@ -612,7 +649,13 @@ class Lexer {
       if (c === C.RParen || c === C.RBracket || c === C.RBrace) {
         if (nest.length) {
           const open = nest.pop()!;
-          if (open !== OPEN[c]) this.fail(start, p + 1, `f-string: closing parenthesis '${String.fromCharCode(c)}' does not match opening parenthesis '${String.fromCharCode(open)}'`, 'parser');
+          if (open !== OPEN[c])
+            this.fail(
+              start,
+              p + 1,
+              `f-string: closing parenthesis '${String.fromCharCode(c)}' does not match opening parenthesis '${String.fromCharCode(open)}'`,
+              'parser',
+            );
           continue;
         }
         if (c !== C.RBrace) this.fail(start, p + 1, `f-string: unmatched '${String.fromCharCode(c)}'`, 'parser');
@@ -627,7 +670,8 @@ class Lexer {
         let k = p + 1;
         while (k < to && /\s/.test(src[k])) k++;
         if (k < to && /[!:}]/.test(src[k])) {
-          if (!src.slice(exprStart, p).trim()) this.fail(start, p + 1, 'f-string: empty expression not allowed', 'parser');
+          if (!src.slice(exprStart, p).trim())
+            this.fail(start, p + 1, 'f-string: empty expression not allowed', 'parser');
           p = k - 1;
           continue;
         }
@@ -638,7 +682,8 @@ class Lexer {
     if (!src.slice(exprStart, p).trim()) this.fail(start, p + 1, 'f-string: empty expression not allowed', 'parser');
     if (src.charCodeAt(p) === C.Bang) {
       const conv = src[p + 1];
-      if (!conv || !/[sra]/.test(conv) || p + 1 >= to) this.fail(start, p + 2, "f-string: invalid conversion character: expected 's', 'r', or 'a'", 'parser');
+      if (!conv || !/[sra]/.test(conv) || p + 1 >= to)
+        this.fail(start, p + 2, "f-string: invalid conversion character: expected 's', 'r', or 'a'", 'parser');
       p += 2;
       if (p >= to || !/[:}]/.test(src[p])) this.fail(start, p + 1, "f-string: expecting '}'", 'parser');
     }

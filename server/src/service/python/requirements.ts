@@ -97,10 +97,18 @@ export function parseRequirement(line: string, base = 0, lineNo = 1): Requiremen
   const start = p;
   const rest = line.slice(p).trimEnd();
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(rest)) {
-    fail(`\`${rest}\` is a URL: the service installs packages by name from the package index; write the package's name, e.g. \`requests>=2.31\`.`, p, line.trimEnd().length);
+    fail(
+      `\`${rest}\` is a URL: the service installs packages by name from the package index; write the package's name, e.g. \`requests>=2.31\`.`,
+      p,
+      line.trimEnd().length,
+    );
   }
   if (/^[./\\~]|^[A-Za-z]:[\\/]|[\\/]/.test(rest.split(/[\s;]/)[0])) {
-    fail(`\`${rest}\` is a path: the service installs packages by name from the package index; write the package's name, e.g. \`requests>=2.31\`.`, p, line.trimEnd().length);
+    fail(
+      `\`${rest}\` is a path: the service installs packages by name from the package index; write the package's name, e.g. \`requests>=2.31\`.`,
+      p,
+      line.trimEnd().length,
+    );
   }
   const nameM = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?/.exec(line.slice(p));
   if (!nameM) {
@@ -108,7 +116,11 @@ export function parseRequirement(line: string, base = 0, lineNo = 1): Requiremen
   }
   const name = nameM![0];
   if (ARCHIVE.test(name)) {
-    fail(`\`${name}\` is a file, not a package name: the service installs packages by name from the package index; write the package's name, e.g. \`requests>=2.31\`.`, p, p + name.length);
+    fail(
+      `\`${name}\` is a file, not a package name: the service installs packages by name from the package index; write the package's name, e.g. \`requests>=2.31\`.`,
+      p,
+      p + name.length,
+    );
   }
   const nameStart = p;
   p += name.length;
@@ -157,7 +169,8 @@ export function parseRequirement(line: string, base = 0, lineNo = 1): Requiremen
     const specStart = p;
     while (p < n && /[<>=!~]/.test(line[p])) {
       const opM = /^(===|==|!=|<=|>=|~=|<|>)/.exec(line.slice(p));
-      if (!opM) fail(`\`${line.slice(p, p + 2)}\` is not a version operator (use ==, !=, <=, >=, <, >, ~= or ===).`, p, p + 2);
+      if (!opM)
+        fail(`\`${line.slice(p, p + 2)}\` is not a version operator (use ==, !=, <=, >=, <, >, ~= or ===).`, p, p + 2);
       const op = opM![0];
       const opAt = p;
       p += op.length;
@@ -168,10 +181,14 @@ export function parseRequirement(line: string, base = 0, lineNo = 1): Requiremen
       if (op !== '===') {
         const wildcard = v.endsWith('.*');
         const core = wildcard ? v.slice(0, -2) : v;
-        if (wildcard && op !== '==' && op !== '!=') fail(`A wildcard version (\`${v}\`) only works with == or !=.`, p, p + v.length);
-        if (!PEP440.test(core) || (wildcard && core.includes('+'))) fail(`\`${v}\` is not a valid version (PEP 440).`, p, p + v.length);
-        if (op === '~=' && !/^(?:[0-9]+!)?[0-9]+\.[0-9]+/.test(core.replace(/^v/i, ''))) fail('`~=` needs a version with at least two parts, e.g. `~=1.4`.', opAt, p + v.length);
-        if (/\+/.test(core) && op !== '==' && op !== '!=') fail(`A local version (\`${v}\`) only works with == or !=.`, p, p + v.length);
+        if (wildcard && op !== '==' && op !== '!=')
+          fail(`A wildcard version (\`${v}\`) only works with == or !=.`, p, p + v.length);
+        if (!PEP440.test(core) || (wildcard && core.includes('+')))
+          fail(`\`${v}\` is not a valid version (PEP 440).`, p, p + v.length);
+        if (op === '~=' && !/^(?:[0-9]+!)?[0-9]+\.[0-9]+/.test(core.replace(/^v/i, '')))
+          fail('`~=` needs a version with at least two parts, e.g. `~=1.4`.', opAt, p + v.length);
+        if (/\+/.test(core) && op !== '==' && op !== '!=')
+          fail(`A local version (\`${v}\`) only works with == or !=.`, p, p + v.length);
       }
       p += v.length;
       ws();
@@ -199,7 +216,8 @@ export function parseRequirement(line: string, base = 0, lineNo = 1): Requiremen
   }
   if (p < n) {
     const rest = line.slice(p);
-    if (/^[0-9]/.test(rest) && !specifier) fail(`A version needs an operator: write \`${name}==${rest.trim()}\`.`, p, n);
+    if (/^[0-9]/.test(rest) && !specifier)
+      fail(`A version needs an operator: write \`${name}==${rest.trim()}\`.`, p, n);
     fail(`Unexpected \`${rest.trim().slice(0, 20)}\`.`, p, n);
   }
   return {
@@ -313,7 +331,13 @@ export function parseRequirements(text: string): { requirements: Requirement[]; 
     }
     if (/\\$/.test(line.trimEnd())) {
       const at = base + line.trimEnd().length - 1;
-      problems.push({ code: 'invalid-requirement', in: 'requirements', start: at, end: at + 1, message: 'Line continuations are not supported: put each requirement on one line.' });
+      problems.push({
+        code: 'invalid-requirement',
+        in: 'requirements',
+        start: at,
+        end: at + 1,
+        message: 'Line continuations are not supported: put each requirement on one line.',
+      });
       continue;
     }
     try {
@@ -329,7 +353,13 @@ export function parseRequirements(text: string): { requirements: Requirement[]; 
       } else requirements.push(r);
     } catch (e) {
       if (!(e instanceof ReqError)) throw e;
-      problems.push({ code: 'invalid-requirement', in: 'requirements', start: e.at, end: e.to, message: `Not a valid requirement: ${e.message}` });
+      problems.push({
+        code: 'invalid-requirement',
+        in: 'requirements',
+        start: e.at,
+        end: e.to,
+        message: `Not a valid requirement: ${e.message}`,
+      });
     }
   }
   return { requirements, problems };
@@ -348,12 +378,17 @@ const IMPLICIT = new Set(
  * `{ module, distribution }` for the "add requirement" fix) and unused-requirement (information).
  * `requirementsText` undefined means the field is absent: every third-party import is missing.
  */
-export function checkRequirements(requirementsText: string | undefined, imports: readonly ImportRef[]): RequirementProblem[] {
+export function checkRequirements(
+  requirementsText: string | undefined,
+  imports: readonly ImportRef[],
+): RequirementProblem[] {
   const { requirements, problems } = parseRequirements(requirementsText ?? '');
   const seen = new Map<string, Requirement>();
   for (const r of requirements) {
     const key = `${r.normalized};${(r.marker ?? '').replace(/\s+/g, '')}`;
-    const first = seen.get(key) ?? (r.marker ? undefined : [...seen.values()].find((x) => x.normalized === r.normalized && !x.marker));
+    const first =
+      seen.get(key) ??
+      (r.marker ? undefined : [...seen.values()].find((x) => x.normalized === r.normalized && !x.marker));
     if (first) {
       problems.push({
         code: 'duplicate-requirement',

@@ -27,7 +27,11 @@ const PATTERNS: Pattern[] = [
   { kind: 'github', what: 'A GitHub token', re: /\bgithub_pat_[A-Za-z0-9_]{22,}/ },
   { kind: 'gitlab', what: 'A GitLab token', re: /\bglpat-[A-Za-z0-9_-]{20,}/ },
   { kind: 'slack', what: 'A Slack token', re: /\bxox[baprs]-[A-Za-z0-9-]{10,}/ },
-  { kind: 'slack', what: 'A Slack webhook URL', re: /hooks\.slack\.com\/services\/T[A-Z0-9]+\/B[A-Z0-9]+\/[A-Za-z0-9]{16,}/ },
+  {
+    kind: 'slack',
+    what: 'A Slack webhook URL',
+    re: /hooks\.slack\.com\/services\/T[A-Z0-9]+\/B[A-Z0-9]+\/[A-Za-z0-9]{16,}/,
+  },
   { kind: 'google', what: 'A Google API key', re: /\bAIza[0-9A-Za-z_-]{35}\b/ },
   { kind: 'stripe', what: 'A Stripe secret key', re: /\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{20,}\b/ },
   { kind: 'huggingface', what: 'A Hugging Face token', re: /\bhf_[A-Za-z0-9]{30,}\b/ },
@@ -37,10 +41,12 @@ const PATTERNS: Pattern[] = [
 ];
 
 /** Words that mark a value as a placeholder, not a real credential. */
-const PLACEHOLDER = /your|<[^>]*>|\{\{|\$\{|x{4,}|\*{3,}|\.{3}|changeme|change_me|replace|example|sample|dummy|placeholder|redacted|insert|enter[_-]?|todo|fixme|fake|mock|secret_here|key_here|token_here|none|null|undefined|^(?:test|testing|password|secret|token|apikey|api_key)$/i;
+const PLACEHOLDER =
+  /your|<[^>]*>|\{\{|\$\{|x{4,}|\*{3,}|\.{3}|changeme|change_me|replace|example|sample|dummy|placeholder|redacted|insert|enter[_-]?|todo|fixme|fake|mock|secret_here|key_here|token_here|none|null|undefined|^(?:test|testing|password|secret|token|apikey|api_key)$/i;
 
 /** Names whose literal value is a credential. */
-const KEY_NAME = /(?:^|_)(?:api_?key|apikey|secret(?:_?key)?|(?:access|auth|api|bearer|refresh|session|bot|app)_?token|token|password|passwd|pwd|passphrase|private_?key|access_?key(?:_?id)?|secret_?access_?key|client_?secret|credentials?|auth)$/i;
+const KEY_NAME =
+  /(?:^|_)(?:api_?key|apikey|secret(?:_?key)?|(?:access|auth|api|bearer|refresh|session|bot|app)_?token|token|password|passwd|pwd|passphrase|private_?key|access_?key(?:_?id)?|secret_?access_?key|client_?secret|credentials?|auth)$/i;
 
 export function redact(value: string): string {
   const v = value.trim();

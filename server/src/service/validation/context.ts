@@ -42,7 +42,13 @@ export interface ValidationContext {
   readonly model: ToolModel;
   readonly settings: Settings;
   readonly workspace: WorkspaceIndex | undefined;
-  report(code: RuleCode, at: JsonNode | { offset: number; length: number }, message: string, data?: FixData, related?: RelatedLocation[]): void;
+  report(
+    code: RuleCode,
+    at: JsonNode | { offset: number; length: number },
+    message: string,
+    data?: FixData,
+    related?: RelatedLocation[],
+  ): void;
 }
 
 /** A semantic check: adding a rule is adding one of these to the list in `validation/index.ts`. */

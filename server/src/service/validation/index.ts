@@ -1,4 +1,10 @@
-import { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, Range } from 'vscode-languageserver-types';
+import {
+  Diagnostic,
+  DiagnosticRelatedInformation,
+  DiagnosticSeverity,
+  DiagnosticTag,
+  Range,
+} from 'vscode-languageserver-types';
 import { toRange } from '../positions';
 import type { ToolModel } from '../model';
 import { RULES, type RuleCode, type Severity } from '../rules';
@@ -38,7 +44,12 @@ const DEFINITION: readonly Validator[] = [
 /** The embedded-Python rules of a smart tool's tool_code. */
 const PYTHON: readonly Validator[] = [pythonCode, variableKeys, requirements];
 
-export function collectProblems(model: ToolModel, settings: Settings, workspace?: WorkspaceIndex, embeddedPython = true): Problem[] {
+export function collectProblems(
+  model: ToolModel,
+  settings: Settings,
+  workspace?: WorkspaceIndex,
+  embeddedPython = true,
+): Problem[] {
   const problems: Problem[] = [];
   const ctx: ValidationContext = {
     model,
@@ -72,7 +83,10 @@ export function toDiagnostics(model: ToolModel, problems: readonly Problem[], se
     if (p.data) d.data = p.data;
     if (p.related?.length) {
       d.relatedInformation = p.related.map((r) =>
-        DiagnosticRelatedInformation.create({ uri: r.uri, range: Range.create(r.line, r.character, r.line, r.character) }, r.message),
+        DiagnosticRelatedInformation.create(
+          { uri: r.uri, range: Range.create(r.line, r.character, r.line, r.character) },
+          r.message,
+        ),
       );
     }
     if (p.code === 'unused-variable') d.tags = [DiagnosticTag.Unnecessary];

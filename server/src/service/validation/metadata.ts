@@ -5,7 +5,11 @@ import type { Validator } from './context';
 export const timestamp: Validator = (ctx) => {
   const node = child(ctx.model.metadata, 'timestamp');
   if (node?.type !== 'string' || isIsoDateTime(node.value as string)) return;
-  ctx.report('invalid-timestamp', node, 'timestamp must be an ISO 8601 date-time such as "2026-03-14T09:30:00Z": fix it, or use the quick fix "Update timestamp to now".');
+  ctx.report(
+    'invalid-timestamp',
+    node,
+    'timestamp must be an ISO 8601 date-time such as "2026-03-14T09:30:00Z": fix it, or use the quick fix "Update timestamp to now".',
+  );
 };
 
 const EMAIL = /^[^\s@<>()[\]",;:]+@[^\s@<>()[\]",;:]+\.[^\s@<>()[\]",;:]+$/;
@@ -15,7 +19,11 @@ export const email: Validator = (ctx) => {
   if (node?.type !== 'string') return;
   const s = node.value as string;
   if (s === '' || s === '<EMAIL>' || EMAIL.test(s)) return;
-  ctx.report('invalid-email', node, `"${s}" is not an email address: write one such as "name@example.com", or the placeholder "<EMAIL>".`);
+  ctx.report(
+    'invalid-email',
+    node,
+    `"${s}" is not an email address: write one such as "name@example.com", or the placeholder "<EMAIL>".`,
+  );
 };
 
 const VERSION = /^\d+(?:\.\d+)*(?:[-+][0-9A-Za-z.-]+)?$/;
@@ -23,9 +31,17 @@ const VERSION = /^\d+(?:\.\d+)*(?:[-+][0-9A-Za-z.-]+)?$/;
 export const version: Validator = (ctx) => {
   const node = child(ctx.model.root, 'version');
   if (node?.type === 'string' && !VERSION.test(node.value as string)) {
-    ctx.report('invalid-version', node, `"${String(node.value)}" is not a dotted version: use a short version string such as "1.0".`);
+    ctx.report(
+      'invalid-version',
+      node,
+      `"${String(node.value)}" is not a dotted version: use a short version string such as "1.0".`,
+    );
   } else if (node?.type === 'number' && ctx.model.kind === 'llm' && (node.value as number) < 0) {
-    ctx.report('invalid-version', node, 'version must not be negative: use a positive integer or a string such as "1.0".');
+    ctx.report(
+      'invalid-version',
+      node,
+      'version must not be negative: use a positive integer or a string such as "1.0".',
+    );
   }
 };
 
@@ -45,12 +61,17 @@ export const parameters: Validator = (ctx) => {
     const name = String(prop.children![0].value);
     const n = value.value as number;
     if (name === 'max_tokens') {
-      if (n < 1) ctx.report('parameter-out-of-range', value, 'max_tokens must be a positive integer: set it to 1 or more.');
+      if (n < 1)
+        ctx.report('parameter-out-of-range', value, 'max_tokens must be a positive integer: set it to 1 or more.');
       continue;
     }
     const range = RANGES[name];
     if (range && (n < range[0] || n > range[1])) {
-      ctx.report('parameter-out-of-range', value, `${name} must be between ${range[0]} and ${range[1]}: ${n} is out of range.`);
+      ctx.report(
+        'parameter-out-of-range',
+        value,
+        `${name} must be between ${range[0]} and ${range[1]}: ${n} is out of range.`,
+      );
     }
   }
 };
@@ -63,7 +84,11 @@ export const fileName: Validator = (ctx) => {
   if (!node || !file || !file.toLowerCase().endsWith('.json')) return;
   const expected = `${node.value as string}.json`;
   if (file !== expected && node.value !== '') {
-    ctx.report('file-name-mismatch', node, `Smart tool files are named \`<tool_name>.json\`: rename this file to \`${expected}\` (or turn the rule off with tooldef.rules).`);
+    ctx.report(
+      'file-name-mismatch',
+      node,
+      `Smart tool files are named \`<tool_name>.json\`: rename this file to \`${expected}\` (or turn the rule off with tooldef.rules).`,
+    );
   }
 };
 
@@ -83,5 +108,11 @@ export const duplicateToolName: Validator = (ctx) => {
   if (!ctx.workspace || !node || node.value === '') return;
   const others = ctx.workspace.toolsNamed(node.value as string, ctx.model.document.uri);
   if (!others.length) return;
-  ctx.report('duplicate-tool-name', node, `Another definition in the workspace is also named "${String(node.value)}": tool names must be unique within a workspace, rename one.`, undefined, others);
+  ctx.report(
+    'duplicate-tool-name',
+    node,
+    `Another definition in the workspace is also named "${String(node.value)}": tool names must be unique within a workspace, rename one.`,
+    undefined,
+    others,
+  );
 };

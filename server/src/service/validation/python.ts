@@ -26,14 +26,24 @@ export const variableKeys: Validator = (ctx) => {
     const at = py.embedded.rangeToDocument(p.start, p.end);
     const { name, candidates } = p.data as { name: string; candidates: string[] };
     const quote = py.facts.keys.find((k) => k.start === p.start)?.quote ?? '"';
-    ctx.report('unknown-variable-key', at, p.message, { fix: 'unknown-name', ...at, candidates, name, pythonQuote: quote });
+    ctx.report('unknown-variable-key', at, p.message, {
+      fix: 'unknown-name',
+      ...at,
+      candidates,
+      name,
+      pythonQuote: quote,
+    });
   }
   // Keys hidden behind dynamic use, or behind a syntax error, cannot prove a variable unused.
   if (py.facts.dynamicVariables || py.facts.problems.some((p) => p.code === 'python-syntax')) return;
   const read = new Set(py.facts.keys.map((k) => k.name));
   for (const v of model.variables) {
     if (v.name && v.nameNode && v.name.trim() && !read.has(v.name)) {
-      ctx.report('unused-variable', v.nameNode, `Variable \`${v.name}\` is never read by tool_code: use variables[${JSON.stringify(v.name)}] in execute, or remove the variable.`);
+      ctx.report(
+        'unused-variable',
+        v.nameNode,
+        `Variable \`${v.name}\` is never read by tool_code: use variables[${JSON.stringify(v.name)}] in execute, or remove the variable.`,
+      );
     }
   }
 };
@@ -49,7 +59,10 @@ export const requirements: Validator = (ctx) => {
   for (const p of pythonAnalysis().checkRequirements(reqText, py.facts.imports)) {
     const inCode = (p as PyProblem & { in: string }).in === 'tool_code';
     const at = inCode ? py.embedded.rangeToDocument(p.start, p.end) : reqEmbedded!.rangeToDocument(p.start, p.end);
-    const data = p.code === 'missing-requirement' ? { fix: 'add-requirement' as const, distribution: (p.data as { distribution: string }).distribution } : undefined;
+    const data =
+      p.code === 'missing-requirement'
+        ? { fix: 'add-requirement' as const, distribution: (p.data as { distribution: string }).distribution }
+        : undefined;
     ctx.report(p.code, at, p.message, data);
   }
 };

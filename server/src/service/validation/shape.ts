@@ -29,7 +29,11 @@ export const shape: Validator = (ctx) => {
     switch (e.keyword) {
       case 'required': {
         const missing = String((e.params as { missingProperty: string }).missingProperty);
-        ctx.report('missing-field', anchor(node), `Missing required field \`${missing}\` in ${where(path)}: add it.${hintFor(missing)}`);
+        ctx.report(
+          'missing-field',
+          anchor(node),
+          `Missing required field \`${missing}\` in ${where(path)}: add it.${hintFor(missing)}`,
+        );
         break;
       }
       case 'additionalProperties': {
@@ -43,7 +47,11 @@ export const shape: Validator = (ctx) => {
       case 'anyOf': {
         const schema = schemaAt(kind, path);
         const expected = schema ? describeTypes(schema) : String((e.params as { type?: string }).type);
-        ctx.report('wrong-type', node, `${name} must be ${expected}, not ${jsonTypeWord(nodeValueOf(node))}: change the value.`);
+        ctx.report(
+          'wrong-type',
+          node,
+          `${name} must be ${expected}, not ${jsonTypeWord(nodeValueOf(node))}: change the value.`,
+        );
         break;
       }
       case 'enum': {
@@ -51,13 +59,18 @@ export const shape: Validator = (ctx) => {
         const actual = node.type === 'string' ? String(node.value) : '';
         const near = closest(actual, allowed, allowed.length);
         const candidates = [...near, ...allowed.filter((a) => !near.includes(a))];
-        ctx.report('invalid-enum', node, `${name} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}: replace ${JSON.stringify(nodeValueOf(node))}.`, {
-          fix: 'replace',
-          offset: node.offset,
-          length: node.length,
-          candidates,
-          quoted: true,
-        });
+        ctx.report(
+          'invalid-enum',
+          node,
+          `${name} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}: replace ${JSON.stringify(nodeValueOf(node))}.`,
+          {
+            fix: 'replace',
+            offset: node.offset,
+            length: node.length,
+            candidates,
+            quoted: true,
+          },
+        );
         break;
       }
       default:
@@ -80,11 +93,16 @@ function unknownOrMisplaced(
   const home = homeOf(kind, key);
   if (here && home && home !== here) {
     const target = HOME_PATH[home];
-    ctx.report('misplaced-field', keyNode, `\`${key}\` belongs in ${where([...target])}, not ${where(path)}: move it there.`, {
-      fix: 'move-field',
-      from: [...path, key],
-      to: [...target],
-    });
+    ctx.report(
+      'misplaced-field',
+      keyNode,
+      `\`${key}\` belongs in ${where([...target])}, not ${where(path)}: move it there.`,
+      {
+        fix: 'move-field',
+        from: [...path, key],
+        to: [...target],
+      },
+    );
     return;
   }
   const allowed = Object.keys(propertiesAt(kind, path)).filter((k) => k !== '$schema' && !property(container, k));
@@ -94,7 +112,12 @@ function unknownOrMisplaced(
     : allowed.length
       ? ` Known fields here: ${allowed.map((a) => `\`${a}\``).join(', ')}.`
       : '';
-  ctx.report('unknown-field', keyNode, `Unknown field \`${key}\` in ${where(path)}: the service ignores it.${suggestion}`, candidates.length ? { fix: 'rename-key', candidates } : undefined);
+  ctx.report(
+    'unknown-field',
+    keyNode,
+    `Unknown field \`${key}\` in ${where(path)}: the service ignores it.${suggestion}`,
+    candidates.length ? { fix: 'rename-key', candidates } : undefined,
+  );
 }
 
 /** Warnings for absent recommended fields, anchored like the schema's required ones. */
@@ -104,7 +127,11 @@ function recommended(ctx: Parameters<Validator>[0]): void {
   if (!model.kind || metadata?.type !== 'object') return;
   for (const key of RECOMMENDED[model.kind].metadata) {
     if (!property(metadata, key)) {
-      ctx.report('missing-recommended-field', anchor(metadata), `Missing recommended field \`${key}\` in \`metadata\`: add it.${hintFor(key)}`);
+      ctx.report(
+        'missing-recommended-field',
+        anchor(metadata),
+        `Missing recommended field \`${key}\` in \`metadata\`: add it.${hintFor(key)}`,
+      );
     }
   }
 }

@@ -18,37 +18,62 @@ export const placeholders: Validator = (ctx) => {
     // Positions are mapped only for placeholders that are reported.
     const at = prompt.embedded.rangeToDocument(p.start, p.end);
     if (!p.closed) {
-      ctx.report('malformed-placeholder', at, '`{{` is never closed: add `}}` after the variable name, or remove the braces.');
+      ctx.report(
+        'malformed-placeholder',
+        at,
+        '`{{` is never closed: add `}}` after the variable name, or remove the braces.',
+      );
       continue;
     }
     const trimmed = p.name.trim();
     if (!trimmed) {
-      ctx.report('malformed-placeholder', at, 'Empty placeholder `{{}}`: put a variable name between the braces, or remove them.');
+      ctx.report(
+        'malformed-placeholder',
+        at,
+        'Empty placeholder `{{}}`: put a variable name between the braces, or remove them.',
+      );
       continue;
     }
     const inner = prompt.embedded.rangeToDocument(p.start + 2, p.end - 2);
     const spaced = declared.get(trimmed);
     if (spaced) {
       used[spaced.index] = 1;
-      ctx.report('placeholder-whitespace', at, `The spaces are part of the name, so \`{{${p.name}}}\` does not match variable \`${trimmed}\`: write \`{{${trimmed}}}\`.`, {
-        fix: 'trim-placeholder',
-        ...inner,
-        name: trimmed,
-      });
+      ctx.report(
+        'placeholder-whitespace',
+        at,
+        `The spaces are part of the name, so \`{{${p.name}}}\` does not match variable \`${trimmed}\`: write \`{{${trimmed}}}\`.`,
+        {
+          fix: 'trim-placeholder',
+          ...inner,
+          name: trimmed,
+        },
+      );
       continue;
     }
-    const candidates = closest(p.name, [...declared.keys()].filter((n) => n !== ''));
+    const candidates = closest(
+      p.name,
+      [...declared.keys()].filter((n) => n !== ''),
+    );
     const hint = candidates.length ? ` Did you mean \`${candidates[0]}\`?` : '';
-    ctx.report('unknown-placeholder', at, `No variable is named \`${p.name}\`.${hint} Fix the name, or add the variable to metadata.variables.`, {
-      fix: 'unknown-name',
-      ...inner,
-      candidates,
-      name: p.name,
-    });
+    ctx.report(
+      'unknown-placeholder',
+      at,
+      `No variable is named \`${p.name}\`.${hint} Fix the name, or add the variable to metadata.variables.`,
+      {
+        fix: 'unknown-name',
+        ...inner,
+        candidates,
+        name: p.name,
+      },
+    );
   }
   for (const v of model.variables) {
     if (v.name && v.nameNode && !used[declared.get(v.name)!.index] && v.name.trim()) {
-      ctx.report('unused-variable', v.nameNode, `Variable \`${v.name}\` is never used: add \`{{${v.name}}}\` to model_prompt, or remove the variable.`);
+      ctx.report(
+        'unused-variable',
+        v.nameNode,
+        `Variable \`${v.name}\` is never used: add \`{{${v.name}}}\` to model_prompt, or remove the variable.`,
+      );
     }
   }
 };
