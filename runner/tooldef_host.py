@@ -1,7 +1,7 @@
 """The host of one smart tool run: loads ``tool_code``, calls ``execute(variables)``, reports the outcome.
 
 It runs in the tool's own process, so the tool can do anything this file does; nothing it reports is a
-verdict. The judge outside (server/src/run/judge.ts) decides from what the kernel tells it: the exit
+verdict. The judge outside (server/src/engine/run/judge.ts) decides from what the kernel tells it: the exit
 status, its own clock, the cgroup's counters. The host's outcome only says *what* execute returned or
 raised.
 

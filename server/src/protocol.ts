@@ -5,10 +5,10 @@ import type { AvatarInfo } from './service/avatar';
 import type { EmbeddedField } from './service/embeddedField';
 import type { OffsetEdit } from './service/json/edits';
 import type { NewToolAnswers } from './service/templates';
-import type { RunnableTool } from './run/definition';
-import type { ExpectedOutput, LlmToolResult } from './llm/prompt';
-import type { OutputViolation } from './llm/expectedOutput';
-import type { UploadValidation } from './upload/types';
+import type { RunnableTool } from './engine/run/definition';
+import type { ExpectedOutput, LlmToolResult } from './engine/llm/prompt';
+import type { OutputViolation } from './engine/llm/expectedOutput';
+import type { UploadValidation } from './engine/upload/types';
 
 /**
  * Custom messages between the client and the server; both sides import this one module. The client

@@ -4,13 +4,11 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import {
   ChatError,
   chatCompletionsUrl,
-  isLoopbackHost,
-  parseRetryAfter,
   requestParameters,
   resolveModel,
   streamChat,
   type ChatOptions,
-} from '../../server/src/llm/chat';
+} from '../../server/src/engine/llm/chat';
 import { chunk, sleep, startChatServer, startStream, type ChatServer } from './chatServer';
 
 const KEY = 'sk-test-SECRET-0123456789abcdef';
@@ -192,8 +190,8 @@ describe('streamChat against a loopback chat-completions server', () => {
     const e = await fail(streamChat(opts()));
     assert.equal(e.kind, 'auth');
     assert.equal(e.status, 401);
-    assert.equal(e.serverMessage, 'Incorrect API key provided: ***.');
-    assert.match(e.message, /401 Unauthorized\): Incorrect API key provided: \*\*\*\. Check the API key/);
+    assert.equal(e.serverMessage, 'Incorrect API key provided: [API key].');
+    assert.match(e.message, /401 Unauthorized\): Incorrect API key provided: \[API key\]\. Check the API key/);
     const noKey = await fail(streamChat(opts({ apiKey: undefined })));
     assert.match(noKey.message, /No API key is set/);
   });
@@ -222,10 +220,6 @@ describe('streamChat against a loopback chat-completions server', () => {
       ['rate-limit', 429, 7000, 'Rate limit reached'],
     );
     assert.match(e.message, /Retry after 7 s/);
-    const now = Date.parse('2030-01-01T00:00:00Z');
-    assert.equal(parseRetryAfter(new Headers({ 'retry-after': 'Tue, 01 Jan 2030 00:00:30 GMT' }), now), 30_000);
-    assert.equal(parseRetryAfter(new Headers({ 'retry-after-ms': '1500', 'retry-after': '9' })), 1500);
-    assert.equal(parseRetryAfter(new Headers({ 'retry-after': 'soon' })), undefined);
   });
 
   it('500 / 503 and other 4xx: typed errors with the server text', async () => {
@@ -415,16 +409,12 @@ describe('chat helpers', () => {
     );
   });
 
-  it('chatCompletionsUrl appends the path and allows http only on loopback', () => {
+  it('chatCompletionsUrl appends the path and keeps the query', () => {
     assert.equal(chatCompletionsUrl('https://api.example.com/v1/').href, 'https://api.example.com/v1/chat/completions');
     assert.equal(
       chatCompletionsUrl('https://h/openai/deployments/x?api-version=1').href,
       'https://h/openai/deployments/x/chat/completions?api-version=1',
     );
-    for (const h of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', 'LOCALHOST'])
-      assert.ok(isLoopbackHost(new URL(`http://${h}:1`).hostname), h);
-    for (const h of ['example.com', '10.0.0.1', '[::2]', '128.0.0.1', 'localhost.evil.com'])
-      assert.ok(!isLoopbackHost(new URL(`http://${h}:1`).hostname), h);
     assert.equal(chatCompletionsUrl('http://[::1]:8080/v1').href, 'http://[::1]:8080/v1/chat/completions');
   });
 });

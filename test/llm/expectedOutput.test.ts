@@ -6,8 +6,8 @@ import {
   fencedBlocks,
   positionAt,
   type OutputViolation,
-} from '../../server/src/llm/expectedOutput';
-import type { ExpectedOutput } from '../../server/src/llm/prompt';
+} from '../../server/src/engine/llm/expectedOutput';
+import type { ExpectedOutput } from '../../server/src/engine/llm/prompt';
 
 const brief = (vs: OutputViolation[]) =>
   vs.map((v) => [

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getLanguageService } from '../../server/src/service/languageService';
-import { defaultValues, fillPrompt, llmToolOf, validateInputs, type LlmTool } from '../../server/src/llm/prompt';
+import { defaultValues, fillPrompt, llmToolOf, validateInputs, type LlmTool } from '../../server/src/engine/llm/prompt';
 
 function parse(text: string) {
   return getLanguageService().parse(TextDocument.create('file:///work/tool.json', 'json', 1, text));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SseDecoder, SseParser, type SseEvent } from '../../server/src/llm/sse';
+import { SseDecoder, SseParser, type SseEvent } from '../../server/src/engine/llm/sse';
 
 /**
  * A recorded chat-completions stream with everything a parser can trip over: a BOM, comments,

@@ -7,9 +7,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { startRun } from '../../server/src/run/run';
-import { sandboxSupport, type Launcher } from '../../server/src/run/sandbox';
-import type { RunOptions, RunResult } from '../../server/src/run/types';
+import { startRun } from '../../server/src/engine/run/run';
+import { sandboxSupport, type Launcher } from '../../server/src/engine/run/sandbox';
+import type { RunOptions, RunResult } from '../../server/src/engine/run/types';
 
 const root = mkdtempSync(join(tmpdir(), 'tooldef-attack-test-'));
 const cacheDir = join(root, 'cache');

@@ -1,4 +1,4 @@
-// Running smart tools locally (issue 4): the Node API (server/src/run) with the real python3 and the
+// Running smart tools locally (issue 4): the Node API (server/src/engine/run) with the real python3 and the
 // runner (runner/tooldef_runner.py), and the `tooldef run` CLI in-process.
 //
 // Every run gets a unique marker in its environment; after the run, no process on the machine may
@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../server/src/cli/cli';
-import { normaliseRequirements } from '../../server/src/run/environment';
-import { checkLimits } from '../../server/src/run/limits';
-import { findPython } from '../../server/src/run/python';
-import { startRun } from '../../server/src/run/run';
-import { runnerScriptPath } from '../../server/src/run/supervisor';
-import type { RunOptions, RunResult } from '../../server/src/run/types';
+import { normaliseRequirements } from '../../server/src/engine/run/environment';
+import { checkLimits } from '../../server/src/engine/run/limits';
+import { findPython } from '../../server/src/engine/run/python';
+import { startRun } from '../../server/src/engine/run/run';
+import { runnerScriptPath } from '../../server/src/engine/run/supervisor';
+import type { RunOptions, RunResult } from '../../server/src/engine/run/types';
 import { smartTool } from '../helpers';
 
 const hasPython = spawnSync('python3', ['-c', 'import sys; assert sys.version_info >= (3, 8)']).status === 0;

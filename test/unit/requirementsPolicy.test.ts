@@ -2,7 +2,7 @@
 // `run` (normaliseRequirements, before anything is installed) accept and refuse the same lines.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { normaliseRequirements } from '../../server/src/run/environment';
+import { normaliseRequirements } from '../../server/src/engine/run/environment';
 import { parseRequirements } from '../../server/src/service/python/requirements';
 
 /** Each line, and what both must say of it: accepted, or refused with a reason matching. */

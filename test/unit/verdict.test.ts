@@ -1,8 +1,8 @@
-// The judge's decision rules (server/src/run/judge.ts, `verdict`): what only the judge and the kernel
+// The judge's decision rules (server/src/engine/run/judge.ts, `verdict`): what only the judge and the kernel
 // know decides; the tool's outcome line is read only when the host ended by itself with status 0.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { verdict, type Judged } from '../../server/src/run/judge';
+import { verdict, type Judged } from '../../server/src/engine/run/judge';
 
 const limits = { timeoutMs: 5000, memoryBytes: 256 * 2 ** 20 };
 const OK = JSON.stringify({ ok: true, result: 'fine' });

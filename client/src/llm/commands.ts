@@ -9,7 +9,7 @@ import {
   validateInputs,
   type LlmInput,
   type LlmTool,
-} from '../../../server/src/llm';
+} from '../../../server/src/engine/llm';
 import type { ResultDocuments } from '../run/results';
 
 export interface LlmContext {

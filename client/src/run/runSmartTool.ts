@@ -8,7 +8,7 @@ import {
   type RunHandle,
   type RunnableTool,
   type RunResult,
-} from '../../../server/src/run';
+} from '../../../server/src/engine/run';
 import type { DocumentQueries } from '../documentQueries';
 import { chooseInterpreter, pickInterpreter } from './interpreter';
 import type { ResultDocuments } from './results';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS } from '../../../server/src/run';
+import { SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS } from '../../../server/src/engine/run';
 
 /**
  * Settings that decide where and how code runs. They are machine-scoped and read from the user's own

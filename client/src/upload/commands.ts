@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { uploadDefinition, type UploadResult } from '../../../server/src/upload';
+import { uploadDefinition, type UploadResult } from '../../../server/src/engine/upload';
 import type { DocumentQueries } from '../documentQueries';
 
 export interface UploadContext {

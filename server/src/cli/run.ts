@@ -3,12 +3,18 @@ import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getLanguageService } from '../service/languageService';
-import { resolveInputs, runnableTool } from '../run/definition';
-import { defaultCacheDir } from '../run/environment';
-import { runSummary } from '../run/summary';
-import { checkLimits, MIN_MEMORY_MB, MIN_TIMEOUT_MS, SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS } from '../run/limits';
-import { startRun } from '../run/run';
-import type { RunResult } from '../run/types';
+import { resolveInputs, runnableTool } from '../engine/run/definition';
+import { defaultCacheDir } from '../engine/run/environment';
+import { runSummary } from '../engine/run/summary';
+import {
+  checkLimits,
+  MIN_MEMORY_MB,
+  MIN_TIMEOUT_MS,
+  SERVICE_MEMORY_MB,
+  SERVICE_TIMEOUT_MS,
+} from '../engine/run/limits';
+import { startRun } from '../engine/run/run';
+import type { RunResult } from '../engine/run/types';
 import { readArgs, UsageError, withUsage, type Io } from './io';
 
 export const RUN_USAGE = `Usage: tooldef run [--input NAME=VALUE]... [--defaults] [--timeout SECONDS] [--memory MB]

@@ -1,10 +1,9 @@
 import { promises as fs } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
-import { uploadDefinition, UPLOAD_DEFAULTS } from '../upload/upload';
-import { validateForUpload } from '../upload/validate';
-import type { UploadResult } from '../upload/types';
-import { checkUrl } from '../upload/url';
+import { checkUploadUrl, uploadDefinition, UPLOAD_DEFAULTS } from '../engine/upload/upload';
+import { validateForUpload } from '../engine/upload/validate';
+import type { UploadResult } from '../engine/upload/types';
 import type { Kind } from '../service/kind';
 import { formatText, severityName } from './report';
 import { readArgs, UsageError, VERSION, withUsage, type Io } from './io';
@@ -101,7 +100,7 @@ async function upload(opts: UploadCliOptions, io: Io): Promise<number> {
   const say = (text: string): void => {
     io.stderr.write(`tooldef: ${text}\n`);
   };
-  const url = checkUrl(opts.url!.trim(), 'upload URL');
+  const url = checkUploadUrl(opts.url!);
   if (!url.ok) {
     say(url.message);
     return 2;

@@ -12,10 +12,10 @@
  *   variables) and are reported in `unknown`; unclosed `{{` are left as-is and reported in `unclosed`.
  * - Filling is one pass over the template: a value that itself contains `{{x}}` is inserted literally.
  */
-import type { JsonNode } from '../service/json/tree';
-import { child, stringValue } from '../service/json/nodes';
-import type { ToolModel, VariableDecl } from '../service/model';
-import { scanPlaceholders, type Placeholder } from '../service/template';
+import type { JsonNode } from '../../service/json/tree';
+import { child, stringValue } from '../../service/json/nodes';
+import type { ToolModel, VariableDecl } from '../../service/model';
+import { scanPlaceholders, type Placeholder } from '../../service/template';
 
 export type InputType = 'text' | 'single-select' | 'multi-select';
 

@@ -15,6 +15,19 @@
 import type { LlmParameters } from './prompt';
 import { PARAMETER_NAMES, listOf } from './prompt';
 import { SseDecoder, type SseEvent } from './sse';
+import {
+  checkUrl,
+  displayUrl,
+  isRedirect,
+  networkReason,
+  oneLine,
+  parseRetryAfter,
+  readLimited,
+  redirectTarget,
+  secretRedactor,
+  serviceMessage,
+  type UrlRole,
+} from '../net';
 
 export interface ChatMessage {
   readonly role: 'system' | 'user' | 'assistant';
@@ -178,102 +191,19 @@ export function requestParameters(
   return out;
 }
 
-/** True for hosts that never leave the machine: `localhost`, 127.0.0.0/8, `::1` (and its IPv4-mapped form). */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/\.$/, '');
-  if (h === 'localhost') return true;
-  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)) return true;
-  if (h === '[::1]' || h === '::1') return true;
-  return /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(h) || /^\[::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}\]$/.test(h);
-}
+const ENDPOINT_URL: UrlRole = {
+  what: 'LLM endpoint base URL',
+  sends: 'the prompt and API key',
+  credentialsIn: 'set the API key instead',
+};
 
 /** The chat-completions URL for a base URL, or a ChatError (`invalid-url`/`insecure-url`). */
 export function chatCompletionsUrl(baseUrl: string): URL {
-  let url: URL;
-  try {
-    url = new URL(baseUrl.trim());
-  } catch {
-    throw new ChatError(
-      'invalid-url',
-      `The LLM endpoint base URL is not a valid URL: ${JSON.stringify(safeUrlText(baseUrl))}.`,
-    );
-  }
-  if (url.username || url.password)
-    throw new ChatError(
-      'invalid-url',
-      'The LLM endpoint base URL must not contain a user name or password: set the API key instead.',
-    );
-  if (url.protocol === 'http:') {
-    if (!isLoopbackHost(url.hostname))
-      throw new ChatError(
-        'insecure-url',
-        `Refusing to send the prompt and API key over plain http:// to ${url.host}: use https:// (plain http is allowed only for loopback addresses).`,
-      );
-  } else if (url.protocol !== 'https:') {
-    throw new ChatError('invalid-url', `The LLM endpoint base URL must be https:// (got ${url.protocol}).`);
-  }
+  const checked = checkUrl(baseUrl, ENDPOINT_URL);
+  if (!checked.ok) throw new ChatError(checked.kind, checked.message);
+  const url = checked.url;
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
-  url.hash = '';
   return url;
-}
-
-/** A URL for messages: origin and path only (a query may carry a key). */
-function shownUrl(url: URL): string {
-  return `${url.origin}${url.pathname}`;
-}
-
-function safeUrlText(text: string): string {
-  const cut = text.trim().replace(/[?#].*$/s, '');
-  return cut.length > 200 ? `${cut.slice(0, 200)}…` : cut;
-}
-
-/** Parses `Retry-After` (seconds or an HTTP date) or `retry-after-ms` into milliseconds. */
-export function parseRetryAfter(headers: Headers, now = Date.now()): number | undefined {
-  const ms = headers.get('retry-after-ms');
-  if (ms && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Math.round(Number(ms));
-  const v = headers.get('retry-after');
-  if (!v) return undefined;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(v)) return Math.round(Number(v) * 1000);
-  const date = Date.parse(v);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** The human message in an error body: `{error:{message}}`, `{error:"…"}`, `{message}`, `{detail}`, or the text. */
-export function serverErrorMessage(body: string): string | undefined {
-  const text = body.trim();
-  if (!text) return undefined;
-  try {
-    const json = JSON.parse(text) as unknown;
-    const pick = (o: unknown): string | undefined => {
-      if (typeof o === 'string') return o;
-      if (!o || typeof o !== 'object') return undefined;
-      const r = o as Record<string, unknown>;
-      if (r.error !== undefined) return pick(r.error);
-      if (typeof r.message === 'string') return r.message;
-      if (typeof r.detail === 'string') return r.detail;
-      if (Array.isArray(r.detail)) return JSON.stringify(r.detail);
-      return undefined;
-    };
-    const m = pick(json);
-    if (m) return clip(m);
-  } catch {
-    // not JSON: the text itself
-  }
-  return clip(text.replace(/<[^>]+>/g, ' '));
-}
-
-function clip(s: string, max = 500): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max)}…` : one;
-}
-
-function redactor(apiKey: string | undefined): (s: string) => string {
-  const key = apiKey?.trim();
-  return (s) => {
-    let out = s.replace(/(Bearer\s+)[^\s"',;]+/gi, '$1***');
-    if (key && key.length >= 4) out = out.split(key).join('***');
-    return out;
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -284,7 +214,7 @@ function redactor(apiKey: string | undefined): (s: string) => string {
  * arrives. Resolves with the whole answer; rejects with a `ChatError`.
  */
 export async function streamChat(options: ChatOptions, onDelta?: (delta: string) => void): Promise<ChatResult> {
-  const redact = redactor(options.apiKey);
+  const redact = secretRedactor(options.apiKey, 'API key');
   const log = (line: string): void => options.log?.(redact(line));
   // Everything that can be refused is refused before connecting.
   const url = chatCompletionsUrl(options.baseUrl);
@@ -350,7 +280,7 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
       );
     return new ChatError(
       'timeout',
-      `The LLM endpoint ${shownUrl(url)} sent nothing for ${seconds(timeoutMs)}${when}; the request was stopped.`,
+      `The LLM endpoint ${displayUrl(url)} sent nothing for ${seconds(timeoutMs)}${when}; the request was stopped.`,
       partial,
     );
   };
@@ -358,7 +288,7 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
   try {
     arm();
     log(
-      `POST ${shownUrl(url)} model=${model}${modelId ? ` (for ${modelId})` : ''} messages=${options.messages.length}`,
+      `POST ${displayUrl(url)} model=${model}${modelId ? ` (for ${modelId})` : ''} messages=${options.messages.length}`,
     );
     let response: Response;
     try {
@@ -371,25 +301,20 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
       });
     } catch (e) {
       if (stopped) throw stoppedError('while waiting for the response');
-      throw new ChatError('network', redact(`Could not reach the LLM endpoint ${shownUrl(url)}: ${networkReason(e)}.`));
+      throw new ChatError(
+        'network',
+        redact(`Could not reach the LLM endpoint ${displayUrl(url)}: ${networkReason(e)}.`),
+      );
     }
     arm();
     const contentType = response.headers.get('content-type') ?? '';
     log(`HTTP ${response.status} ${contentType}`);
-    if (response.status >= 300 && response.status < 400) {
-      // Redirects are not followed: the prompt and key go only to the URL the user configured.
+    if (isRedirect(response.status)) {
       response.body?.cancel().catch(() => undefined);
-      const location = response.headers.get('location');
-      let target = '';
-      try {
-        if (location) target = ` to ${shownUrl(new URL(location, url))}`;
-      } catch {
-        // an unparsable Location: say nothing about it
-      }
       throw new ChatError(
         'http',
         redact(
-          `The LLM endpoint redirected the request (${response.status})${target}; redirects are not followed: set the base URL to the final address.`,
+          `The LLM endpoint redirected the request (${response.status})${redirectTarget(response, url)}; redirects are not followed: set the base URL to the final address.`,
         ),
         { status: response.status },
       );
@@ -420,7 +345,7 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
         });
       const chunk = json as Record<string, unknown>;
       if (chunk.error !== undefined) {
-        const msg = redact(serverErrorMessage(JSON.stringify(chunk)) ?? 'unknown error');
+        const msg = redact(serviceMessage(JSON.stringify(chunk)) ?? 'unknown error');
         throw new ChatError('server', `The LLM endpoint reported an error mid-stream: ${msg}`, {
           serverMessage: msg,
           partialText: text,
@@ -449,7 +374,7 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
       try {
         json = JSON.parse(raw);
       } catch {
-        throw new ChatError('protocol', `The LLM endpoint answered with invalid JSON: ${redact(clip(raw, 200))}`);
+        throw new ChatError('protocol', `The LLM endpoint answered with invalid JSON: ${redact(oneLine(raw, 200))}`);
       }
       onChunk(json);
       done = true;
@@ -473,12 +398,12 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
             if (ev.event === 'error')
               throw new ChatError(
                 'server',
-                `The LLM endpoint reported an error mid-stream: ${redact(clip(data, 300))}`,
-                { serverMessage: redact(clip(data, 300)), partialText: text },
+                `The LLM endpoint reported an error mid-stream: ${redact(oneLine(data, 300))}`,
+                { serverMessage: redact(oneLine(data, 300)), partialText: text },
               );
             throw new ChatError(
               'protocol',
-              `The LLM endpoint sent a stream event that is not JSON: ${redact(clip(data, 120))}`,
+              `The LLM endpoint sent a stream event that is not JSON: ${redact(oneLine(data, 120))}`,
               { partialText: text },
             );
           }
@@ -539,37 +464,6 @@ function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(3))} s`;
 }
 
-function networkReason(e: unknown): string {
-  const err = e as { message?: string; cause?: { code?: string; message?: string } } | undefined;
-  const cause = err?.cause;
-  if (cause?.code)
-    return cause.message?.includes(cause.code)
-      ? cause.message
-      : `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;
-  return cause?.message ?? err?.message ?? String(e);
-}
-
-async function readLimited(response: Response, limit: number, onProgress: () => void): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder('utf-8');
-  let out = '';
-  let bytes = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      onProgress();
-      if (done) break;
-      bytes += value.byteLength;
-      out += decoder.decode(value, { stream: true });
-      if (bytes >= limit) break;
-    }
-    return out + decoder.decode();
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-}
-
 function httpError(
   response: Response,
   body: string,
@@ -580,10 +474,8 @@ function httpError(
 ): ChatError {
   const status = response.status;
   const statusText = `${status}${response.statusText ? ` ${response.statusText}` : ''}`;
-  const serverMessage = (() => {
-    const m = serverErrorMessage(body);
-    return m === undefined ? undefined : redact(m);
-  })();
+  const found = serviceMessage(body, response.headers.get('content-type') ?? '');
+  const serverMessage = found === undefined ? undefined : redact(found);
   const said = serverMessage ? `: ${serverMessage.replace(/[.!?]$/, '')}` : '';
   const extra = { status, serverMessage };
   if (status === 401 || status === 403) {
@@ -602,7 +494,7 @@ function httpError(
     return new ChatError(
       'model-not-found',
       redact(
-        `The LLM endpoint answered ${statusText} for model "${model}" at ${shownUrl(url)}${said}. Check the model mapping and that the base URL includes the API path (often /v1).`,
+        `The LLM endpoint answered ${statusText} for model "${model}" at ${displayUrl(url)}${said}. Check the model mapping and that the base URL includes the API path (often /v1).`,
       ),
       extra,
     );

@@ -1,18 +1,23 @@
 /** Waiting between attempts: Retry-After, exponential backoff with jitter, abortable sleeps. */
 
 const HTTP_DATE = /^[A-Za-z]{3,9},? .*\d{1,2}:\d{2}:\d{2}/; // IMF-fixdate, RFC 850 and asctime all look like this
+const SECONDS = /^\d+(\.\d+)?$/;
+const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 /**
- * Milliseconds to wait from a `Retry-After` value: delay-seconds (`120`) or an HTTP date
- * (`Wed, 21 Oct 2015 07:28:00 GMT`, 0 when already past). `undefined` when absent or unreadable.
+ * Milliseconds to wait as a reply asks: `retry-after-ms` (sent by OpenAI-compatible endpoints) or
+ * `Retry-After` as delay-seconds (`120`) or an HTTP date (`Wed, 21 Oct 2015 07:28:00 GMT`, 0 when
+ * already past); at most a year. `undefined` when absent or unreadable.
  */
-export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
-  if (value === null || value === undefined) return undefined;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Math.min(Number(v), 365 * 24 * 3600) * 1000;
+export function parseRetryAfter(headers: Headers, now = Date.now()): number | undefined {
+  const ms = headers.get('retry-after-ms')?.trim();
+  if (ms && SECONDS.test(ms)) return Math.min(Math.round(Number(ms)), YEAR_MS);
+  const v = headers.get('retry-after')?.trim();
+  if (!v) return undefined;
+  if (SECONDS.test(v)) return Math.min(Math.round(Number(v) * 1000), YEAR_MS);
   if (HTTP_DATE.test(v)) {
     const t = Date.parse(v);
-    if (!Number.isNaN(t)) return Math.max(0, t - now);
+    if (!Number.isNaN(t)) return Math.min(Math.max(0, t - now), YEAR_MS);
   }
   return undefined;
 }

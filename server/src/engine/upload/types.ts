@@ -1,6 +1,6 @@
 /** The upload API shared by the CLI (`tooldef upload`) and the VS Code client (Upload Tool Definition). */
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { Kind } from '../service/kind';
+import type { Kind } from '../../service/kind';
 
 export interface UploadOptions {
   /** Where to POST: https://…, or http://… only for a loopback host. */

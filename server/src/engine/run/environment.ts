@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parseRequirements } from '../service/python/requirements';
+import { parseRequirements } from '../../service/python/requirements';
 import { runLogged, type ProcessOutcome } from './process';
 import { versionAtLeast, type PythonInfo } from './python';
 

@@ -1,6 +1,7 @@
 /**
- * Which upload URLs may carry the token: HTTPS anywhere, plain HTTP only to loopback addresses.
- * Everything here is decided from the URL text alone, before any DNS lookup or connection.
+ * Which URLs a secret (the upload token, an API key) and the user's content may be sent to: HTTPS
+ * anywhere, plain HTTP only to loopback addresses, never with credentials in the URL. Decided from the
+ * URL text alone, before any DNS lookup or connection; the upload and the LLM client both ask here.
  */
 
 export type UrlCheck =
@@ -36,13 +37,30 @@ export function displayUrl(url: URL | string): string {
   }
 }
 
-/** Checks a URL the token will be sent to. `what` names it in messages ("upload URL", "statusUrl"). */
-export function checkUrl(text: string, what = 'upload URL', base?: URL): UrlCheck {
+/** The start of an unparsable URL text for a message, without its query or fragment (they may hold keys). */
+function shownText(text: string): string {
+  const cut = text.trim().replace(/[?#].*$/s, '');
+  return JSON.stringify(cut.length > 120 ? `${cut.slice(0, 120)}…` : cut);
+}
+
+/** Where a URL is used, for messages: what it is called and what would be sent over it. */
+export interface UrlRole {
+  /** "upload URL", "service's statusUrl", "LLM endpoint base URL". */
+  readonly what: string;
+  /** "the upload token", "the prompt and API key". */
+  readonly sends: string;
+  /** What to do instead of putting credentials in the URL. */
+  readonly credentialsIn: string;
+}
+
+/** Checks a URL before anything is sent to it; a relative `text` is resolved against `base`. */
+export function checkUrl(text: string, role: UrlRole, base?: URL): UrlCheck {
+  const { what } = role;
   let url: URL;
   try {
-    url = base ? new URL(text, base) : new URL(text);
+    url = base ? new URL(text.trim(), base) : new URL(text.trim());
   } catch {
-    return { ok: false, kind: 'invalid-url', message: `The ${what} is not a valid absolute URL.` };
+    return { ok: false, kind: 'invalid-url', message: `The ${what} is not a valid absolute URL: ${shownText(text)}.` };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     return { ok: false, kind: 'invalid-url', message: `The ${what} must start with https:// (not ${url.protocol}//).` };
@@ -51,14 +69,14 @@ export function checkUrl(text: string, what = 'upload URL', base?: URL): UrlChec
     return {
       ok: false,
       kind: 'invalid-url',
-      message: `The ${what} must not contain a user name or password; the token is sent in the Authorization header.`,
+      message: `The ${what} must not contain a user name or password: ${role.credentialsIn}.`,
     };
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     return {
       ok: false,
       kind: 'insecure-url',
-      message: `Refusing to send the upload token over plain HTTP to ${url.hostname}: use an https:// URL (http:// is allowed only for loopback hosts: localhost, 127.0.0.0/8, ::1).`,
+      message: `Refusing to send ${role.sends} over plain HTTP to ${url.hostname}: use an https:// URL (http:// is allowed only for loopback hosts: localhost, 127.0.0.0/8, ::1).`,
     };
   }
   url.hash = '';

@@ -4,7 +4,24 @@
  * Pure Node (global fetch): the CLI and the VS Code client both call `uploadDefinition`.
  */
 import { buildMultipart } from './multipart';
-import { backoffDelay, formatWait, parseRetryAfter, sleep } from './retry';
+import {
+  backoffDelay,
+  checkUrl,
+  displayUrl,
+  formatWait,
+  isRedirect,
+  jsonObject,
+  networkReason,
+  oneLine,
+  parseRetryAfter,
+  readLimited,
+  redirectTarget,
+  secretRedactor,
+  serviceMessage,
+  sleep,
+  type UrlCheck,
+  type UrlRole,
+} from '../net';
 import type {
   UploadFailure,
   UploadFailureKind,
@@ -17,7 +34,6 @@ import type {
   UploadValidation,
   ValidationSummary,
 } from './types';
-import { checkUrl, displayUrl } from './url';
 
 export const UPLOAD_DEFAULTS = {
   timeoutMs: 30_000,
@@ -49,87 +65,22 @@ export function formatSize(bytes: number): string {
   return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 }
 
-/**
- * Replaces every occurrence of the token (as given, trimmed, or URL-encoded) with `[token]`. Applied to
- * every message, log line and result string, so even a service that echoes the token cannot leak it.
- */
-export function tokenRedactor(token: string): (text: string) => string {
-  const t = token.trim();
-  const secrets = [...new Set([token, t, encodeURIComponent(t)])]
-    .filter((s) => s.length >= 4)
-    .sort((a, b) => b.length - a.length);
-  return (text) => {
-    let out = text;
-    for (const s of secrets) out = out.split(s).join('[token]');
-    return out;
-  };
+const UPLOAD_URL: UrlRole = {
+  what: 'upload URL',
+  sends: 'the upload token',
+  credentialsIn: 'the token is sent in the Authorization header',
+};
+const STATUS_URL: UrlRole = { ...UPLOAD_URL, what: "service's statusUrl" };
+
+/** Whether the upload token may be sent to this upload URL (the CLI asks before reading any file). */
+export function checkUploadUrl(text: string): UrlCheck {
+  return checkUrl(text, UPLOAD_URL);
 }
 
-function asObject(text: string): Record<string, unknown> | undefined {
-  if (!text.trim()) return undefined;
-  try {
-    const v: unknown = JSON.parse(text);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function oneLine(s: string, max = 300): string {
-  const flat = s
-    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-/**
- * The service's own explanation in a reply: `message`, `error` (or `error.message`), `detail`, or a
- * short text body.
- */
-function replyMessage(reply: Reply, json = asObject(reply.text)): string | undefined {
-  if (json) {
-    const error = json.error;
-    for (const v of [
-      json.message,
-      typeof error === 'object' && error !== null ? (error as Record<string, unknown>).message : error,
-      json.detail,
-      json.title,
-    ]) {
-      if (typeof v === 'string' && v.trim()) return oneLine(v);
-    }
-    return undefined;
-  }
-  const type = reply.headers.get('content-type') ?? '';
-  if (reply.text.trim() && (type.startsWith('text/plain') || !type)) return oneLine(reply.text, 200);
-  return undefined;
-}
-
-async function readBody(res: Response): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_REPLY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      break;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function describeNetworkError(e: unknown): string {
-  const cause = e instanceof Error ? (e.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-  const parts = [
-    typeof cause?.message === 'string' ? cause.message : undefined,
-    e instanceof Error ? e.message : String(e),
-  ];
-  return oneLine(parts.find((p) => p && p.trim()) ?? 'unknown error', 200);
+/** The service's own explanation in a reply, as `: <message>` for a sentence, or `''`. */
+function said(reply: Reply): string {
+  const m = serviceMessage(reply.text, reply.headers.get('content-type') ?? '');
+  return m ? `: ${m}` : '';
 }
 
 /**
@@ -137,7 +88,7 @@ function describeNetworkError(e: unknown): string {
  * typed `UploadResult`; progress goes to `hooks`. The token appears in the Authorization header only.
  */
 export async function uploadDefinition(options: UploadOptions, hooks: UploadHooks = {}): Promise<UploadResult> {
-  const redact = tokenRedactor(options.token ?? '');
+  const redact = secretRedactor(options.token, 'token');
   try {
     return await upload(options, hooks, redact);
   } catch (e) {
@@ -216,7 +167,7 @@ async function upload(
   const cancelled = (): UploadFailure => fail('cancelled', 'Upload cancelled.');
 
   // 1. Everything that needs no network: the URL, the token, the file.
-  const target = checkUrl(options.url, 'upload URL');
+  const target = checkUploadUrl(options.url);
   if (!target.ok) return fail(target.kind, target.message);
   const url = target.url;
   if (!token) return fail('auth', 'No upload token is set.');
@@ -272,18 +223,14 @@ async function upload(
     const signal = userSignal ? AbortSignal.any([userSignal, timeout]) : timeout;
     try {
       const res = await fetchImpl(to, { method, headers, body: payload, signal, redirect: 'manual' });
-      const text = await readBody(res);
+      const text = await readLimited(res, MAX_REPLY_BYTES);
       return { ok: true, reply: { status: res.status, headers: res.headers, text } };
     } catch (e) {
       if (userSignal?.aborted) return { ok: false, kind: 'cancelled', message: 'cancelled' };
       if (timeout.aborted)
         return { ok: false, kind: 'timeout', message: `no complete reply within ${formatWait(timeoutMs)}` };
-      return { ok: false, kind: 'network', message: describeNetworkError(e) };
+      return { ok: false, kind: 'network', message: networkReason(e) };
     }
-  };
-  const said = (reply: Reply, json?: Record<string, unknown>): string => {
-    const m = replyMessage(reply, json ?? asObject(reply.text));
-    return m ? `: ${m}` : '';
   };
 
   let reply: Reply;
@@ -329,7 +276,7 @@ async function upload(
         r.status === 429
           ? `The service is limiting uploads (HTTP 429${said(r)})`
           : `The service failed (HTTP ${r.status}${said(r)})`;
-      const retryAfterMs = parseRetryAfter(r.headers.get('retry-after'));
+      const retryAfterMs = parseRetryAfter(r.headers);
       if (retryAfterMs !== undefined && retryAfterMs > maxRetryDelayMs) {
         return fail(kind, `${busy} and asks to retry in ${formatWait(retryAfterMs)}; try again later.`, {
           retryAfterMs,
@@ -348,24 +295,16 @@ async function upload(
       if (!(await sleep(wait, userSignal))) return cancelled();
       continue;
     }
-    if (r.status >= 300 && r.status < 400) {
-      const location = r.headers.get('location');
-      let to = '';
-      try {
-        if (location) to = ` to ${displayUrl(new URL(location, url))}`;
-      } catch {
-        // an unusable Location: say nothing about it
-      }
+    if (isRedirect(r.status))
       return fail(
         'bad-reply',
-        `The service redirected the upload (HTTP ${r.status}${to}); set the upload URL to the final address.`,
+        `The service redirected the upload (HTTP ${r.status}${redirectTarget(r, url)}); set the upload URL to the final address.`,
       );
-    }
     return fail('rejected', `The service rejected the upload (HTTP ${r.status}${said(r)}).`);
   }
 
   // 3. The reply: done, or a statusUrl to follow through the service's setup.
-  const json = asObject(reply.text);
+  const json = jsonObject(reply.text);
   if (!json && reply.text.trim())
     log('The upload reply is not a JSON object; taking the upload as accepted, without setup tracking.');
   const replyStatus = typeof json?.status === 'string' ? json.status : undefined;
@@ -386,8 +325,7 @@ async function upload(
       ...(statusUrl ? { statusUrl: redact(displayUrl(statusUrl)) } : {}),
     };
   };
-  if (replyStatus === 'failed')
-    return fail('setup-failed', `The service's setup of ${fileName} failed${said(reply, json)}.`);
+  if (replyStatus === 'failed') return fail('setup-failed', `The service's setup of ${fileName} failed${said(reply)}.`);
   if (replyStatus === 'ready') return succeed('ready', `Uploaded ${fileName}; the service reports it ready.`);
   const statusUrlValue = json?.statusUrl;
   if (statusUrlValue === undefined || statusUrlValue === null || statusUrlValue === '') {
@@ -398,7 +336,7 @@ async function upload(
       'bad-reply',
       `Uploaded ${fileName}, but the reply's statusUrl is not a string; the setup cannot be followed.`,
     );
-  const statusCheck = checkUrl(statusUrlValue, "service's statusUrl", url);
+  const statusCheck = checkUrl(statusUrlValue, STATUS_URL, url);
   if (!statusCheck.ok)
     return fail('bad-reply', `Uploaded ${fileName}, but the setup cannot be followed: ${statusCheck.message}`);
   const statusUrl = statusCheck.url;
@@ -412,7 +350,7 @@ async function upload(
       'timeout',
       `The service's setup of ${fileName} did not finish within ${formatWait(setupTimeoutMs)}${last ? ` (last status: ${last})` : ''}; it may still finish later.`,
     );
-  let wait = parseRetryAfter(reply.headers.get('retry-after')) ?? 0;
+  let wait = parseRetryAfter(reply.headers) ?? 0;
   let interval = pollIntervalMs;
   let failures = 0;
   let lastStatus: string | undefined;
@@ -438,7 +376,7 @@ async function upload(
       const r = sent.reply;
       httpStatus = r.status;
       log(`GET ${displayUrl(statusUrl)} → HTTP ${r.status}`);
-      retryAfterMs = parseRetryAfter(r.headers.get('retry-after'));
+      retryAfterMs = parseRetryAfter(r.headers);
       if (r.status === 401 || r.status === 403) {
         return fail(
           'auth',
@@ -459,7 +397,7 @@ async function upload(
           `Uploaded ${fileName}, but the service's status URL answered HTTP ${r.status}${said(r)}.`,
         );
       } else {
-        const st = asObject(r.text);
+        const st = jsonObject(r.text);
         const status = st?.status;
         if (typeof status !== 'string' || !status) {
           return fail('bad-reply', `Uploaded ${fileName}, but the service's status reply is not JSON with a "status".`);
@@ -467,20 +405,15 @@ async function upload(
         failures = 0;
         lastStatus = oneLine(status, 60);
         if (status === 'ready')
-          return succeed(
-            'ready',
-            `Uploaded ${fileName}; the service's setup finished: ready${said(r, st)}.`,
-            statusUrl,
-          );
-        if (status === 'failed')
-          return fail('setup-failed', `The service's setup of ${fileName} failed${said(r, st)}.`);
+          return succeed('ready', `Uploaded ${fileName}; the service's setup finished: ready${said(r)}.`, statusUrl);
+        if (status === 'failed') return fail('setup-failed', `The service's setup of ${fileName} failed${said(r)}.`);
         const pct =
           typeof st.progress === 'number' && Number.isFinite(st.progress)
             ? Math.max(0, Math.min(100, Math.round(st.progress)))
             : undefined;
         progress(
           'setup',
-          `The service is setting up ${fileName}: ${lastStatus}${pct === undefined ? '' : ` (${pct}%)`}${said(r, st)} — ${formatWait(elapsed())}`,
+          `The service is setting up ${fileName}: ${lastStatus}${pct === undefined ? '' : ` (${pct}%)`}${said(r)} — ${formatWait(elapsed())}`,
           {
             setupStatus: lastStatus,
             ...(pct === undefined ? {} : { percent: pct }),

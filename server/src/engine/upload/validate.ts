@@ -3,10 +3,10 @@ import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
-import type { Kind } from '../service/kind';
-import { getLanguageService } from '../service/languageService';
-import type { Settings } from '../service/settings';
-import type { WorkspaceIndex } from '../service/validation/context';
+import type { Kind } from '../../service/kind';
+import { getLanguageService } from '../../service/languageService';
+import type { Settings } from '../../service/settings';
+import type { WorkspaceIndex } from '../../service/validation/context';
 import { uploadFileName } from './multipart';
 import type { UploadValidation } from './types';
 

@@ -1,5 +1,5 @@
-import { child, stringValue } from '../service/json/nodes';
-import type { ToolModel } from '../service/model';
+import { child, stringValue } from '../../service/json/nodes';
+import type { ToolModel } from '../../service/model';
 
 /** One input of a smart tool, in array order. */
 export interface ToolInput {
