@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { after, describe, test } from 'node:test';
 import { llmTool, smartTool } from '../helpers';
-import { buildMultipart, sanitizeFileName, uploadDefinition, uploadFileName } from '../../server/src/engine/upload';
+import { sanitizeFileName, uploadDefinition, uploadFileName } from '../../server/src/engine/upload';
 import { validateForUpload } from '../../server/src/engine/upload/validate';
 import type {
   UploadFailure,
@@ -552,11 +552,20 @@ describe('upload: helpers', () => {
     assert.equal(uploadFileName(undefined, undefined), 'tool.json');
   });
 
-  test('multipart: the bytes survive, whatever they contain', () => {
-    const bytes = Buffer.from('--\r\n--boundary\r\n\r\n\u0000\xff"', 'latin1');
-    const { body, contentType } = buildMultipart('file', 'a"b\r\n.json', 'application/json', bytes);
-    const [part] = parseMultipart(body, contentType);
-    assert.ok(part.data.equals(bytes));
-    assert.equal(part.filename, 'a%22b%0D%0A.json');
+  test('multipart: the bytes survive whatever they contain, on every attempt', async () => {
+    // Boundary-like lines, a NUL and bytes that are not UTF-8, after a valid definition (forced: not JSON).
+    const bytes = Buffer.concat([GOOD, Buffer.from('\r\n------formdata-undici-0\r\n--\r\n\r\n\u0000\xff"', 'latin1')]);
+    let i = 0;
+    const s = await server((_req, res) =>
+      ++i === 1 ? json(res, 503, {}, { 'retry-after': '0' }) : json(res, 201, {}),
+    );
+    const r = ok((await up({ url: s.origin, bytes, force: true })).result);
+    assert.equal(r.attempts, 2);
+    for (const req of s.received) {
+      const [part] = parseMultipart(req.body, req.headers['content-type']);
+      assert.ok(part.data.equals(bytes));
+      assert.equal(part.filename, 'text_slugifier.json');
+      assert.equal(req.headers['content-length'], String(req.body.length));
+    }
   });
 });

@@ -3,7 +3,6 @@
  * file's original bytes as multipart/form-data, follow the service's setup through `statusUrl`.
  * Pure Node (global fetch): the CLI and the VS Code client both call `uploadDefinition`.
  */
-import { buildMultipart } from './multipart';
 import {
   backoffDelay,
   checkUrl,
@@ -209,7 +208,10 @@ async function upload(
   if (userSignal?.aborted) return cancelled();
 
   // 2. The upload, retried on 429 and 5xx.
-  const { body, contentType } = buildMultipart('file', fileName, 'application/json', options.bytes);
+  // One file part named "file" with the original bytes (a BOM, CRLF line ends, anything); fetch writes the
+  // multipart body, its boundary and its length.
+  const form = new FormData();
+  form.append('file', new Blob([options.bytes], { type: 'application/json' }), fileName);
   const authorization = `Bearer ${token}`;
   const userAgent = options.userAgent ?? 'tooldef';
 
@@ -217,7 +219,7 @@ async function upload(
     method: 'GET' | 'POST',
     to: URL,
     headers: Record<string, string>,
-    payload?: Buffer,
+    payload?: FormData,
   ): Promise<Sent> => {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = userSignal ? AbortSignal.any([userSignal, timeout]) : timeout;
@@ -244,12 +246,7 @@ async function upload(
         : `Uploading ${fileName}, attempt ${attempt} of ${total}…`,
       { attempt },
     );
-    const sent = await send(
-      'POST',
-      url,
-      { authorization, 'content-type': contentType, accept: 'application/json', 'user-agent': userAgent },
-      body,
-    );
+    const sent = await send('POST', url, { authorization, accept: 'application/json', 'user-agent': userAgent }, form);
     if (!sent.ok) {
       if (sent.kind === 'cancelled') return cancelled();
       if (sent.kind === 'timeout')

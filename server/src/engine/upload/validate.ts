@@ -7,7 +7,7 @@ import type { Kind } from '../../service/kind';
 import { getLanguageService } from '../../service/languageService';
 import type { Settings } from '../../service/settings';
 import type { WorkspaceIndex } from '../../service/validation/context';
-import { uploadFileName } from './multipart';
+import { uploadFileName } from './fileName';
 import type { UploadValidation } from './types';
 
 export interface ValidateOptions {

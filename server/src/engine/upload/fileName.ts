@@ -1,31 +1,5 @@
-/** The multipart/form-data body of an upload, built by hand so the file's bytes go out untouched. */
-import { randomBytes } from 'node:crypto';
+/** The file name an upload's part carries: safe on every OS, named for the tool. */
 import { basename } from 'node:path';
-
-export interface MultipartBody {
-  readonly body: Buffer;
-  /** The Content-Type header value, with the boundary. */
-  readonly contentType: string;
-}
-
-/**
- * One file part: `Content-Disposition: form-data; name="<field>"; filename="<fileName>"` with the given
- * content type, the bytes verbatim (a BOM, CRLF line ends, anything). The file name is written as
- * UTF-8 with `"`, CR and LF percent-encoded, as browsers do (RFC 7578 §4.2, WHATWG).
- */
-export function buildMultipart(field: string, fileName: string, contentType: string, bytes: Uint8Array): MultipartBody {
-  const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let boundary: string;
-  do boundary = `----tooldef-${randomBytes(12).toString('hex')}`;
-  while (content.includes(boundary));
-  const escape = (s: string): string => s.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="${escape(field)}"; filename="${escape(fileName)}"\r\nContent-Type: ${contentType}\r\n\r\n`,
-    'utf8',
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8');
-  return { body: Buffer.concat([head, content, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
-}
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 const MAX_NAME = 120;
