@@ -392,6 +392,18 @@ describe('tooldef check: usage errors exit 2', () => {
     ));
   test('--format without a value', () => usage(cli(['check', 'examples', '--format']), /--format needs a value/));
   test('unknown command', () => usage(cli(['lint', 'examples']), /unknown command "lint"/));
+  test('a switch given a value', () =>
+    usage(cli(['check', '--format=json', '--kind', 'smart', '--rule=x', 'examples']), /--rule: unknown rule "x"/));
+  test('--rule without a severity', () =>
+    usage(cli(['check', '--rule', 'file-name-mismatch', 'examples']), /--rule file-name-mismatch: severity must be/));
+  test('a value that looks like an option must be written --flag=VALUE', () =>
+    usage(cli(['check', '--format', '-x', 'examples']), /--format needs a value; write --format=VALUE/));
+  test('-- ends the options: what follows is a path, even when it starts with -', () => {
+    const r = cli(['check', '--format', 'json', '--', '-no-such.json']);
+    assert.equal(r.code, 2, show(r));
+    assert.match(r.stderr, /cannot read -no-such\.json/);
+    assert.doesNotMatch(r.stderr, /Usage:/);
+  });
 
   test('a nonexistent file: exit 2 and a clear message naming it', () => {
     const r = cli(['check', 'examples/no-such-file.json']);

@@ -11,7 +11,7 @@ import { DEFAULT_SETTINGS } from '../service/settings';
 import type { RelatedLocation, WorkspaceIndex } from '../service/validation/context';
 import { discover } from './discover';
 import { formatJson, formatSarif, formatText, type FileReport } from './report';
-import { readArgs, UsageError, VERSION, withUsage, type Io } from './io';
+import { oneOf, parseCommandArgs, UsageError, VERSION, withUsage, type Io } from './io';
 
 export const CHECK_USAGE = `Usage: tooldef check [--format text|json|sarif] [--kind smart|llm] [--rule CODE=SEVERITY]... PATH...
 
@@ -28,43 +28,38 @@ interface CheckOptions {
   paths: string[];
 }
 
-function parseArgs(args: readonly string[]): CheckOptions {
-  const opts: CheckOptions = { format: 'text', rules: {}, paths: [] };
-  for (const arg of readArgs(args)) {
-    const value = arg.value;
-    switch (arg.flag) {
-      case '--format': {
-        const f = value();
-        if (f !== 'text' && f !== 'json' && f !== 'sarif')
-          throw new UsageError(`--format must be text, json or sarif, not "${f}".`);
-        opts.format = f;
-        break;
-      }
-      case '--kind':
-        opts.kind = arg.kind();
-        break;
-      case '--rule': {
-        const [code, sev] = value().split('=');
-        if (!isRuleCode(code)) throw new UsageError(`--rule: unknown rule "${code}".`);
-        if (!['error', 'warning', 'information', 'hint', 'off'].includes(sev))
-          throw new UsageError(`--rule ${code}: severity must be error, warning, information, hint or off.`);
-        opts.rules[code] = sev as Severity | 'off';
-        break;
-      }
-      default:
-        if (arg.raw.startsWith('-') && arg.raw !== '-') throw new UsageError(`Unknown option ${arg.raw}.`);
-        opts.paths.push(arg.raw);
-    }
+const SEVERITIES = ['error', 'warning', 'information', 'hint', 'off'] as const;
+
+function readOptions(args: readonly string[]): CheckOptions {
+  const { values, positionals } = parseCommandArgs(args, {
+    format: { type: 'string' },
+    kind: { type: 'string' },
+    rule: { type: 'string', multiple: true },
+  });
+  const rules: CheckOptions['rules'] = {};
+  for (const rule of values.rule ?? []) {
+    const eq = rule.indexOf('=');
+    const code = eq < 0 ? rule : rule.slice(0, eq);
+    if (!isRuleCode(code)) throw new UsageError(`--rule: unknown rule "${code}".`);
+    const sev = rule.slice(eq + 1);
+    if (eq < 0 || !(SEVERITIES as readonly string[]).includes(sev))
+      throw new UsageError(`--rule ${code}: severity must be error, warning, information, hint or off.`);
+    rules[code] = sev as (typeof SEVERITIES)[number];
   }
-  if (!opts.paths.length) throw new UsageError('Name at least one file or directory to check.');
-  return opts;
+  if (!positionals.length) throw new UsageError('Name at least one file or directory to check.');
+  return {
+    format: values.format === undefined ? 'text' : oneOf('--format', values.format, ['text', 'json', 'sarif']),
+    ...(values.kind === undefined ? {} : { kind: oneOf('--kind', values.kind, ['smart', 'llm']) }),
+    rules,
+    paths: positionals,
+  };
 }
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = { error: 1, warning: 2, information: 3, hint: 4 };
 
 /** `tooldef check …` */
 export function checkCommand(args: readonly string[], io: Io): Promise<number> {
-  return withUsage(io, CHECK_USAGE, args, () => check(parseArgs(args), io));
+  return withUsage(io, CHECK_USAGE, args, () => check(readOptions(args), io));
 }
 
 async function check(opts: CheckOptions, io: Io): Promise<number> {

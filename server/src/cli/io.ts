@@ -1,3 +1,5 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
 /** What a CLI command may touch, so tests can run commands in-process. */
 export interface Io {
   readonly stdout: { write(s: string): unknown };
@@ -11,48 +13,47 @@ export { VERSION } from '../version';
 /** Bad usage: reported with the command's usage text and exit status 2. */
 export class UsageError extends Error {}
 
-/** One command-line argument: its flag (an inline `--flag=value` split off) and readers for its value. */
-export interface Arg {
-  readonly raw: string;
-  readonly flag: string;
-  /** The flag's value: inline, or the next argument. */
-  value(): string;
-  /** The value as a positive number of `unit`s. */
-  positive(unit: string): number;
-  /** The value as a definition kind. */
-  kind(): 'smart' | 'llm';
+type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * A command's options and positionals, parsed by `util.parseArgs` (strict: an unknown option, a
+ * missing value or a value given to a switch is bad usage, said in the CLI's words). `--` ends the
+ * options.
+ */
+export function parseCommandArgs<T extends OptionsConfig>(args: readonly string[], options: T) {
+  try {
+    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw usageError(e);
+  }
 }
 
-/** Walks a command's arguments, reading flag values as the caller asks for them. */
-export function* readArgs(args: readonly string[]): Generator<Arg> {
-  for (let i = 0; i < args.length; i++) {
-    const raw = args[i];
-    const eq = raw.startsWith('--') ? raw.indexOf('=') : -1;
-    const flag = eq > 0 ? raw.slice(0, eq) : raw;
-    const inline = eq > 0 ? raw.slice(eq + 1) : undefined;
-    const value = (): string => {
-      const v = inline ?? args[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value.`);
-      return v;
-    };
-    yield {
-      raw,
-      flag,
-      value,
-      positive(unit) {
-        const text = value();
-        const n = Number(text);
-        if (!text.trim() || !Number.isFinite(n) || n <= 0)
-          throw new UsageError(`${flag} must be a positive number of ${unit}, not "${text}".`);
-        return n;
-      },
-      kind() {
-        const k = value();
-        if (k !== 'smart' && k !== 'llm') throw new UsageError(`${flag} must be smart or llm, not "${k}".`);
-        return k;
-      },
-    };
-  }
+function usageError(e: unknown): unknown {
+  const code = (e as { code?: unknown }).code;
+  const message = e instanceof Error ? e.message : String(e);
+  if (typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS')) return e;
+  const flag = /(?:option|Option) '(-{1,2}[^' ]+)/.exec(message)?.[1] ?? '';
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new UsageError(`Unknown option ${flag}.`);
+  if (/argument missing/.test(message)) return new UsageError(`${flag} needs a value.`);
+  if (/does not take an argument/.test(message)) return new UsageError(`${flag} takes no value.`);
+  if (/ambiguous/.test(message))
+    return new UsageError(`${flag} needs a value; write ${flag}=VALUE for a value that starts with "-".`);
+  return new UsageError(message);
+}
+
+/** An option's value as a positive number of `unit`s. */
+export function positiveNumber(flag: string, text: string, unit: string): number {
+  const n = Number(text);
+  if (!text.trim() || !Number.isFinite(n) || n <= 0)
+    throw new UsageError(`${flag} must be a positive number of ${unit}, not "${text}".`);
+  return n;
+}
+
+/** An option's value as one of `choices` (`--format must be text, json or sarif, not "x".`). */
+export function oneOf<const C extends string>(flag: string, text: string, choices: readonly C[]): C {
+  if ((choices as readonly string[]).includes(text)) return text as C;
+  const list = `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]}`;
+  throw new UsageError(`${flag} must be ${list}, not "${text}".`);
 }
 
 /**

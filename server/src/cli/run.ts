@@ -15,7 +15,7 @@ import {
 } from '../engine/run/limits';
 import { startRun } from '../engine/run/run';
 import type { RunResult } from '../engine/run/types';
-import { readArgs, UsageError, withUsage, type Io } from './io';
+import { parseCommandArgs, positiveNumber, UsageError, withUsage, type Io } from './io';
 
 export const RUN_USAGE = `Usage: tooldef run [--input NAME=VALUE]... [--defaults] [--timeout SECONDS] [--memory MB]
                   [--python PATH] [--find-links DIR]... [--no-index] [--json] [--quiet] FILE
@@ -47,7 +47,7 @@ Python); 3 a limit was hit and the tool was killed; 130 stopped with Ctrl-C.
 `;
 
 interface RunCliOptions {
-  file?: string;
+  file: string;
   inputs: Map<string, string>;
   defaults: boolean;
   timeoutMs?: number;
@@ -58,63 +58,47 @@ interface RunCliOptions {
   quiet: boolean;
 }
 
-function parseArgs(args: readonly string[], cwd: string): RunCliOptions {
-  const opts: RunCliOptions = { inputs: new Map(), defaults: false, pipArgs: [], json: false, quiet: false };
-  for (const arg of readArgs(args)) {
-    const { value, positive } = arg;
-    const a = arg.raw;
-    switch (arg.flag) {
-      case '--input': {
-        const v = value();
-        const eq = v.indexOf('=');
-        if (eq <= 0) throw new UsageError(`--input takes NAME=VALUE, not "${v}".`);
-        const name = v.slice(0, eq);
-        if (opts.inputs.has(name)) throw new UsageError(`--input ${name} is given twice.`);
-        opts.inputs.set(name, v.slice(eq + 1));
-        break;
-      }
-      case '--defaults':
-        opts.defaults = true;
-        break;
-      case '--timeout':
-        opts.timeoutMs = positive('seconds') * 1000;
-        break;
-      case '--memory':
-        opts.memoryMb = positive('megabytes');
-        break;
-      case '--python': {
-        // A bare name is looked up on PATH; a path is taken relative to the CLI's cwd.
-        const python = value();
-        opts.python = /[\\/]/.test(python) && !isAbsolute(python) ? resolve(cwd, python) : python;
-        break;
-      }
-      case '--find-links':
-        {
-          // pip runs in another directory: a relative path is made absolute against the CLI's cwd.
-          const dir = value();
-          opts.pipArgs.push(
-            '--find-links',
-            /^[a-z][a-z0-9+.-]*:\/\//i.test(dir) || isAbsolute(dir) ? dir : resolve(cwd, dir),
-          );
-        }
-        break;
-      case '--no-index':
-        opts.pipArgs.push('--no-index');
-        break;
-      case '--json':
-        opts.json = true;
-        break;
-      case '--quiet':
-      case '-q':
-        opts.quiet = true;
-        break;
-      default:
-        if (a.startsWith('-') && a !== '-') throw new UsageError(`Unknown option ${a}.`);
-        if (opts.file !== undefined) throw new UsageError('Name one tool file to run.');
-        opts.file = a;
-    }
+function readOptions(args: readonly string[], cwd: string): RunCliOptions {
+  const { values, positionals } = parseCommandArgs(args, {
+    input: { type: 'string', multiple: true },
+    defaults: { type: 'boolean' },
+    timeout: { type: 'string' },
+    memory: { type: 'string' },
+    python: { type: 'string' },
+    'find-links': { type: 'string', multiple: true },
+    'no-index': { type: 'boolean' },
+    json: { type: 'boolean' },
+    quiet: { type: 'boolean', short: 'q' },
+  });
+  if (positionals.length > 1) throw new UsageError('Name one tool file to run.');
+  if (positionals.length === 0) throw new UsageError('Name the smart tool file to run.');
+  const inputs = new Map<string, string>();
+  for (const v of values.input ?? []) {
+    const eq = v.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--input takes NAME=VALUE, not "${v}".`);
+    const name = v.slice(0, eq);
+    if (inputs.has(name)) throw new UsageError(`--input ${name} is given twice.`);
+    inputs.set(name, v.slice(eq + 1));
   }
-  if (opts.file === undefined) throw new UsageError('Name the smart tool file to run.');
+  // pip runs in another directory: a relative --find-links path is made absolute against the CLI's cwd.
+  const pipArgs = (values['find-links'] ?? []).flatMap((dir) => [
+    '--find-links',
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(dir) || isAbsolute(dir) ? dir : resolve(cwd, dir),
+  ]);
+  if (values['no-index']) pipArgs.push('--no-index');
+  const { python } = values;
+  const opts: RunCliOptions = {
+    file: positionals[0],
+    inputs,
+    defaults: values.defaults ?? false,
+    timeoutMs: values.timeout === undefined ? undefined : positiveNumber('--timeout', values.timeout, 'seconds') * 1000,
+    memoryMb: values.memory === undefined ? undefined : positiveNumber('--memory', values.memory, 'megabytes'),
+    // A bare name is looked up on PATH; a path is taken relative to the CLI's cwd.
+    python: python !== undefined && /[\\/]/.test(python) && !isAbsolute(python) ? resolve(cwd, python) : python,
+    pipArgs,
+    json: values.json ?? false,
+    quiet: values.quiet ?? false,
+  };
   const limits = checkLimits(opts);
   if ('error' in limits) throw new UsageError(limits.error);
   return opts;
@@ -122,14 +106,14 @@ function parseArgs(args: readonly string[], cwd: string): RunCliOptions {
 
 /** `tooldef run …` */
 export function runCommand(args: readonly string[], io: Io): Promise<number> {
-  return withUsage(io, RUN_USAGE, args, () => run(parseArgs(args, io.cwd), io));
+  return withUsage(io, RUN_USAGE, args, () => run(readOptions(args, io.cwd), io));
 }
 
 async function run(opts: RunCliOptions, io: Io): Promise<number> {
   const say = (text: string): void => {
     io.stderr.write(`tooldef: ${text}\n`);
   };
-  const path = isAbsolute(opts.file!) ? opts.file! : resolve(io.cwd, opts.file!);
+  const path = isAbsolute(opts.file) ? opts.file : resolve(io.cwd, opts.file);
   let text: string;
   try {
     text = await fs.readFile(path, 'utf8');

@@ -6,7 +6,7 @@ import { validateForUpload } from '../engine/upload/validate';
 import type { UploadResult } from '../engine/upload/types';
 import type { Kind } from '../service/kind';
 import { formatText, severityName } from './report';
-import { readArgs, UsageError, VERSION, withUsage, type Io } from './io';
+import { oneOf, parseCommandArgs, positiveNumber, UsageError, VERSION, withUsage, type Io } from './io';
 
 export const UPLOAD_USAGE = `Usage: tooldef upload --url URL [--timeout SECONDS] [--setup-timeout SECONDS] [--force]
                      [--kind smart|llm] [--json] [--quiet] FILE
@@ -37,8 +37,8 @@ plain http:// to a host that is not loopback; 130 interrupted (Ctrl-C).
 `;
 
 interface UploadCliOptions {
-  file?: string;
-  url?: string;
+  file: string;
+  url: string;
   timeoutMs?: number;
   setupTimeoutMs?: number;
   force: boolean;
@@ -47,60 +47,48 @@ interface UploadCliOptions {
   quiet: boolean;
 }
 
-function parseArgs(args: readonly string[]): UploadCliOptions {
-  const opts: UploadCliOptions = { force: false, json: false, quiet: false };
-  for (const arg of readArgs(args)) {
-    const { value } = arg;
-    const a = arg.raw;
-    const seconds = (): number => arg.positive('seconds') * 1000;
-    switch (arg.flag) {
-      case '--url':
-        opts.url = value();
-        break;
-      case '--timeout':
-        opts.timeoutMs = seconds();
-        break;
-      case '--setup-timeout':
-        opts.setupTimeoutMs = seconds();
-        break;
-      case '--force':
-        opts.force = true;
-        break;
-      case '--kind':
-        opts.kind = arg.kind();
-        break;
-      case '--json':
-        opts.json = true;
-        break;
-      case '--quiet':
-      case '-q':
-        opts.quiet = true;
-        break;
-      case '--token':
-        throw new UsageError(
-          'the token is not accepted on the command line (it would show in shell history and process lists): set TOOLDEF_TOKEN.',
-        );
-      default:
-        if (a.startsWith('-') && a !== '-') throw new UsageError(`Unknown option ${a}.`);
-        if (opts.file !== undefined) throw new UsageError('Name one file to upload.');
-        opts.file = a;
-    }
-  }
-  if (opts.file === undefined) throw new UsageError('Name the tool definition file to upload.');
-  if (opts.url === undefined || !opts.url.trim()) throw new UsageError('Give the upload endpoint with --url URL.');
-  return opts;
+function readOptions(args: readonly string[]): UploadCliOptions {
+  if (args.some((a) => a === '--token' || a.startsWith('--token=')))
+    throw new UsageError(
+      'the token is not accepted on the command line (it would show in shell history and process lists): set TOOLDEF_TOKEN.',
+    );
+  const { values, positionals } = parseCommandArgs(args, {
+    url: { type: 'string' },
+    timeout: { type: 'string' },
+    'setup-timeout': { type: 'string' },
+    force: { type: 'boolean' },
+    kind: { type: 'string' },
+    json: { type: 'boolean' },
+    quiet: { type: 'boolean', short: 'q' },
+  });
+  if (positionals.length > 1) throw new UsageError('Name one file to upload.');
+  const file = positionals[0];
+  if (file === undefined) throw new UsageError('Name the tool definition file to upload.');
+  if (values.url === undefined || !values.url.trim()) throw new UsageError('Give the upload endpoint with --url URL.');
+  const seconds = (flag: string, text: string | undefined): number | undefined =>
+    text === undefined ? undefined : positiveNumber(flag, text, 'seconds') * 1000;
+  return {
+    file,
+    url: values.url,
+    timeoutMs: seconds('--timeout', values.timeout),
+    setupTimeoutMs: seconds('--setup-timeout', values['setup-timeout']),
+    force: values.force ?? false,
+    kind: values.kind === undefined ? undefined : oneOf('--kind', values.kind, ['smart', 'llm']),
+    json: values.json ?? false,
+    quiet: values.quiet ?? false,
+  };
 }
 
 /** `tooldef upload …` */
 export function uploadCommand(args: readonly string[], io: Io): Promise<number> {
-  return withUsage(io, UPLOAD_USAGE, args, () => upload(parseArgs(args), io));
+  return withUsage(io, UPLOAD_USAGE, args, () => upload(readOptions(args), io));
 }
 
 async function upload(opts: UploadCliOptions, io: Io): Promise<number> {
   const say = (text: string): void => {
     io.stderr.write(`tooldef: ${text}\n`);
   };
-  const url = checkUploadUrl(opts.url!);
+  const url = checkUploadUrl(opts.url);
   if (!url.ok) {
     say(url.message);
     return 2;
@@ -110,7 +98,7 @@ async function upload(opts: UploadCliOptions, io: Io): Promise<number> {
     say('no upload token: set the environment variable TOOLDEF_TOKEN (the token is not accepted as an option).');
     return 2;
   }
-  const path = isAbsolute(opts.file!) ? opts.file! : resolve(io.cwd, opts.file!);
+  const path = isAbsolute(opts.file) ? opts.file : resolve(io.cwd, opts.file);
   const shown = display(io.cwd, path);
   let bytes: Buffer;
   try {
