@@ -11,7 +11,8 @@
 set -euo pipefail
 
 VERSION=4.99.4
-CACHE="${TOOLDEF_CACHE:-$HOME/.cache/tooldef}"
+# The same folder as the CLI's run environments (defaultCacheDir in server/src/engine/run/environment.ts).
+CACHE="${TOOLDEF_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/tooldef}"
 DIR="$CACHE/code-server-$VERSION"
 ENTRY="$DIR/node_modules/code-server/out/node/entry.js"
 MARKER="$DIR/.installed"

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getLanguageService } from '../service/languageService';
 import { resolveInputs, runnableTool } from '../engine/run/definition';
-import { defaultCacheDir } from '../engine/run/environment';
+import { cacheDir, defaultCacheDir } from '../engine/run/environment';
 import { runSummary } from '../engine/run/summary';
 import {
   checkLimits,
@@ -159,7 +159,7 @@ async function run(opts: RunCliOptions, io: Io): Promise<number> {
     timeoutMs: opts.timeoutMs,
     memoryMb: opts.memoryMb,
     pipArgs: opts.pipArgs,
-    cacheDir: env.TOOLDEF_CACHE_DIR || defaultCacheDir(env),
+    cacheDir: cacheDir(env),
     env,
     onProgress: opts.quiet ? undefined : (p) => say(p.message),
     onLog: opts.quiet ? undefined : (t) => io.stderr.write(t),

@@ -93,8 +93,18 @@ export function defaultCacheDir(
   platform: NodeJS.Platform = process.platform,
 ): string {
   if (platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'tooldef', 'Cache');
-  if (platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'tooldef');
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'tooldef');
+  const home = env.HOME || homedir();
+  if (platform === 'darwin') return join(home, 'Library', 'Caches', 'tooldef');
+  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'tooldef');
+}
+
+/**
+ * Where tooldef caches what it installs: `$TOOLDEF_CACHE_DIR` when set, else `defaultCacheDir`. Run
+ * environments go under `venvs/`; the test set-up puts code-server beside them
+ * (scripts/setup-code-server.sh reads the same variable, with the same default on Linux).
+ */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.TOOLDEF_CACHE_DIR || defaultCacheDir(env);
 }
 
 export function venvPython(dir: string, platform: NodeJS.Platform = process.platform): string {
