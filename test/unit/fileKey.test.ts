@@ -20,9 +20,14 @@ describe('fileKey', () => {
     assert.notEqual(fileKey('file:///home/me/a%2Fb.json'), fileKey('file:///home/me/a/c.json'));
   });
 
-  it('leaves other schemes and malformed escapes as written', () => {
+  it('leaves other schemes as written; reads a stray % as itself', () => {
     assert.equal(fileKey('untitled:Untitled-1'), 'untitled:Untitled-1');
-    assert.equal(fileKey('file:///home/me/100%.json'), 'file:///home/me/100%.json');
+    assert.equal(fileKey('file:///home/me/100%.json'), fileKey(pathToFileURL('/home/me/100%.json').href));
+  });
+
+  it("is VS Code's spelling", () => {
+    assert.equal(fileKey(pathToFileURL('/home/me/a@b+c,d/x y.json').href), 'file:///home/me/a%40b%2Bc%2Cd/x%20y.json');
+    assert.equal(fileKey('file:///C:/Users/x.json'), 'file:///c%3A/Users/x.json');
   });
 
   it('tells whether a file lies in a folder, whichever way either is spelled', () => {

@@ -1,17 +1,18 @@
+import { URI } from 'vscode-uri';
+
 /**
- * One spelling of a URI per file, to tell whether two URIs name the same file (a map key, not a URI):
- * VS Code percent-encodes more than Node's `pathToFileURL` (`@`, `+`, `,`, the colon of a Windows
- * drive) and lower-cases drive letters, so the workspace scan and the editor spell one file apart.
+ * One spelling of a URI per file, to tell whether two URIs name the same file (a map key): VS Code's
+ * own, as vscode-uri writes it. Node's `pathToFileURL` (the workspace scan) leaves `@`, `+`, `,` and a
+ * Windows drive's colon as they are and keeps the drive letter's case, where the editor encodes them
+ * and lower-cases it.
  */
 export function fileKey(uri: string): string {
   if (!uri.startsWith('file:')) return uri;
-  let path: string;
   try {
-    path = decodeURIComponent(uri.slice('file:'.length));
+    return URI.parse(uri).toString();
   } catch {
-    return uri; // a malformed escape: compare as written
+    return uri; // not a URI vscode-uri accepts: compare as written
   }
-  return `file:${path.replace(/^(\/\/[^/]*)?\/([A-Za-z]):/, (_, authority: string | undefined, drive: string) => `${authority ?? ''}/${drive.toLowerCase()}:`)}`;
 }
 
 /** Whether the file with key `key` lies in the folder `folderUri` (at any depth). */
