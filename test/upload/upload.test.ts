@@ -259,7 +259,7 @@ describe('upload: the service setup (statusUrl)', () => {
       req.method === 'POST' ? json(res, 202, { statusUrl: '/s' }) : json(res, 200, { status: 'installing' }),
     );
     const f = failed((await up({ url: s.origin, setupTimeoutMs: 250, pollIntervalMs: 20 })).result, 'timeout');
-    assert.match(f.message, /did not finish within 0\.3 s \(last status: installing\)/);
+    assert.match(f.message, /did not finish within 0\.25 s \(last status: installing\)/);
     assert.ok(f.polls >= 1, JSON.stringify(f));
   });
 

@@ -6,7 +6,14 @@ import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-typ
 import { kindOfRoot, mayBeDefinition, type Kind } from '../service/kind';
 import { getLanguageService } from '../service/languageService';
 import type { ToolModel } from '../service/model';
-import { isRuleCode, type RuleCode, type Severity } from '../service/rules';
+import {
+  isRuleCode,
+  isSeveritySetting,
+  LSP_SEVERITY,
+  SEVERITY_SETTINGS,
+  type RuleCode,
+  type SeveritySetting,
+} from '../service/rules';
 import { DEFAULT_SETTINGS } from '../service/settings';
 import type { RelatedLocation, WorkspaceIndex } from '../service/validation/context';
 import { discover } from './discover';
@@ -24,11 +31,9 @@ Exit status: 0 no errors, 1 errors found, 2 bad usage or unreadable files.
 interface CheckOptions {
   format: 'text' | 'json' | 'sarif';
   kind?: Kind;
-  rules: Partial<Record<RuleCode, Severity | 'off'>>;
+  rules: Partial<Record<RuleCode, SeveritySetting>>;
   paths: string[];
 }
-
-const SEVERITIES = ['error', 'warning', 'information', 'hint', 'off'] as const;
 
 function readOptions(args: readonly string[]): CheckOptions {
   const { values, positionals } = parseCommandArgs(args, {
@@ -42,9 +47,11 @@ function readOptions(args: readonly string[]): CheckOptions {
     const code = eq < 0 ? rule : rule.slice(0, eq);
     if (!isRuleCode(code)) throw new UsageError(`--rule: unknown rule "${code}".`);
     const sev = rule.slice(eq + 1);
-    if (eq < 0 || !(SEVERITIES as readonly string[]).includes(sev))
-      throw new UsageError(`--rule ${code}: severity must be error, warning, information, hint or off.`);
-    rules[code] = sev as (typeof SEVERITIES)[number];
+    if (eq < 0 || !isSeveritySetting(sev))
+      throw new UsageError(
+        `--rule ${code}: severity must be ${SEVERITY_SETTINGS.join(', ').replace(/, (\w+)$/, ' or $1')}.`,
+      );
+    rules[code] = sev;
   }
   if (!positionals.length) throw new UsageError('Name at least one file or directory to check.');
   return {
@@ -54,8 +61,6 @@ function readOptions(args: readonly string[]): CheckOptions {
     paths: positionals,
   };
 }
-
-const SEVERITY: Record<Severity, DiagnosticSeverity> = { error: 1, warning: 2, information: 3, hint: 4 };
 
 /** `tooldef check …` */
 export function checkCommand(args: readonly string[], io: Io): Promise<number> {
@@ -102,7 +107,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
         Diagnostic.create(
           Range.create(0, 0, 0, 1),
           'Not a tool definition: an LLM tool has `model_prompt`, a smart tool a `metadata` object with `tool_name` or `tool_code`. Use --kind to check it anyway.',
-          SEVERITY[notADefinition],
+          LSP_SEVERITY[notADefinition],
           'not-a-definition',
           'tooldef',
         ),

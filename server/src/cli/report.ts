@@ -1,18 +1,12 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { RULES, type RuleCode } from '../service/rules';
+import { RULES, severityName, type RuleCode } from '../service/rules';
 
 export interface FileReport {
   readonly file: string;
   readonly kind: 'smart' | 'llm' | null;
   readonly diagnostics: readonly Diagnostic[];
-}
-
-const SEVERITY_NAMES = ['error', 'error', 'warning', 'information', 'hint'] as const;
-
-export function severityName(d: Diagnostic): (typeof SEVERITY_NAMES)[number] {
-  return SEVERITY_NAMES[d.severity ?? 1];
 }
 
 /** `file:line:col severity code message`, like a compiler (1-based lines and columns). */
@@ -21,7 +15,7 @@ export function formatText(reports: readonly FileReport[]): string {
   for (const r of reports) {
     for (const d of r.diagnostics) {
       lines.push(
-        `${r.file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${severityName(d)} ${String(d.code)} ${d.message}`,
+        `${r.file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${severityName(d.severity)} ${String(d.code)} ${d.message}`,
       );
     }
   }
@@ -34,7 +28,7 @@ export function formatJson(reports: readonly FileReport[]): string {
     kind: r.kind,
     diagnostics: r.diagnostics.map((d) => ({
       code: String(d.code),
-      severity: severityName(d),
+      severity: severityName(d.severity),
       message: d.message,
       range: d.range,
     })),
@@ -58,7 +52,7 @@ export function formatSarif(reports: readonly FileReport[], version: string): st
     r.diagnostics.map((d) => ({
       ruleId: String(d.code),
       ruleIndex: ruleIds.indexOf(d.code as RuleCode),
-      level: SARIF_LEVEL[severityName(d)],
+      level: SARIF_LEVEL[severityName(d.severity)],
       message: { text: d.message },
       locations: [
         {

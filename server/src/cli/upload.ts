@@ -5,7 +5,8 @@ import { checkUploadUrl, uploadDefinition, UPLOAD_DEFAULTS } from '../engine/upl
 import { validateForUpload } from '../engine/upload/validate';
 import type { UploadResult } from '../engine/upload/types';
 import type { Kind } from '../service/kind';
-import { formatText, severityName } from './report';
+import { severityName } from '../service/rules';
+import { formatText } from './report';
 import { oneOf, parseCommandArgs, positiveNumber, UsageError, VERSION, withUsage, type Io } from './io';
 
 export const UPLOAD_USAGE = `Usage: tooldef upload --url URL [--timeout SECONDS] [--setup-timeout SECONDS] [--force]
@@ -195,7 +196,7 @@ function toJson(r: UploadResult): Record<string, unknown> {
           problems: v.problems,
           diagnostics: v.diagnostics.map((d) => ({
             code: String(d.code),
-            severity: severityName(d),
+            severity: severityName(d.severity),
             message: d.message,
             range: d.range,
           })),

@@ -13,7 +13,8 @@ import {
   WriteEmbeddedRequest,
   type DocumentText,
 } from '../protocol';
-import { formatBytes, inspectBase64Image } from '../service/avatar';
+import { inspectBase64Image } from '../service/avatar';
+import { formatBytes } from '../service/format';
 import { setAvatarEdits } from '../service/avatarEdit';
 import { embeddedRanges, readEmbedded, writeEmbedded } from '../service/embeddedField';
 import { ToolModel } from '../service/model';

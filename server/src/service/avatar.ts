@@ -112,7 +112,3 @@ function inspect(text: string): AvatarInfo {
 function printable(c: string): string {
   return c === '`' ? "'`'" : JSON.stringify(c).slice(1, -1);
 }
-
-export function formatBytes(n: number): string {
-  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
-}

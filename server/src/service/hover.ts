@@ -1,5 +1,6 @@
 import { MarkupKind, type Hover } from 'vscode-languageserver-types';
-import { formatBytes, inspectBase64Image } from './avatar';
+import { inspectBase64Image } from './avatar';
+import { formatBytes } from './format';
 import { child, nodeAtOffset, pathOf } from './json/nodes';
 import type { JsonNode } from './json/tree';
 import type { ToolModel, VariableDecl } from './model';

@@ -1,5 +1,28 @@
 /** The rule catalogue of ../shared/spec/decisions.md: every diagnostic code with its default severity. */
-export type Severity = 'error' | 'warning' | 'information' | 'hint';
+import { DiagnosticSeverity } from 'vscode-languageserver-types';
+
+/** The severities a rule can have, most severe first; a setting may also turn a rule `off`. */
+export const SEVERITIES = ['error', 'warning', 'information', 'hint'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+export const SEVERITY_SETTINGS = [...SEVERITIES, 'off'] as const;
+export type SeveritySetting = (typeof SEVERITY_SETTINGS)[number];
+
+export function isSeveritySetting(value: unknown): value is SeveritySetting {
+  return (SEVERITY_SETTINGS as readonly unknown[]).includes(value);
+}
+
+/** A severity as LSP numbers it. */
+export const LSP_SEVERITY: Readonly<Record<Severity, DiagnosticSeverity>> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+/** The name of an LSP severity (none given counts as an error, as LSP clients read it). */
+export function severityName(severity: DiagnosticSeverity | undefined): Severity {
+  return SEVERITIES[(severity ?? DiagnosticSeverity.Error) - 1] ?? 'error';
+}
 
 export interface RuleInfo {
   readonly severity: Severity;

@@ -1,10 +1,10 @@
-import type { RuleCode, Severity } from './rules';
+import type { RuleCode, SeveritySetting } from './rules';
 
 export interface Settings {
   /** Model ids that are not reported as `unknown-model`. */
   readonly knownModels: readonly string[];
   /** Per-rule severity overrides; `off` silences a rule. */
-  readonly rules: Readonly<Partial<Record<RuleCode, Severity | 'off'>>>;
+  readonly rules: Readonly<Partial<Record<RuleCode, SeveritySetting>>>;
 }
 
 export const DEFAULT_KNOWN_MODELS = ['gpt-4', 'gpt-3.5', 'claude', 'chat-bison'] as const;

@@ -28,6 +28,7 @@ import {
   serviceMessage,
   type UrlRole,
 } from '../net';
+import { formatDuration } from '../../service/format';
 
 export interface ChatMessage {
   readonly role: 'system' | 'user' | 'assistant';
@@ -275,12 +276,12 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
     if (stopped === 'total-timeout')
       return new ChatError(
         'timeout',
-        `The LLM request took longer than ${seconds(options.totalTimeoutMs!)} in all and was stopped${when}.`,
+        `The LLM request took longer than ${formatDuration(options.totalTimeoutMs!)} in all and was stopped${when}.`,
         partial,
       );
     return new ChatError(
       'timeout',
-      `The LLM endpoint ${displayUrl(url)} sent nothing for ${seconds(timeoutMs)}${when}; the request was stopped.`,
+      `The LLM endpoint ${displayUrl(url)} sent nothing for ${formatDuration(timeoutMs)}${when}; the request was stopped.`,
       partial,
     );
   };
@@ -460,10 +461,6 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
   }
 }
 
-function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(3))} s`;
-}
-
 function httpError(
   response: Response,
   body: string,
@@ -501,7 +498,7 @@ function httpError(
   }
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(response.headers);
-    const retry = retryAfterMs !== undefined ? ` Retry after ${Math.ceil(retryAfterMs / 1000)} s.` : ' Retry later.';
+    const retry = retryAfterMs !== undefined ? ` Retry after ${formatDuration(retryAfterMs)}.` : ' Retry later.';
     return new ChatError(
       'rate-limit',
       redact(`The LLM endpoint is rate limiting requests (${statusText})${said}.${retry}`),

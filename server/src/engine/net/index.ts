@@ -4,6 +4,6 @@
  * network failures in words, and secrets redacted from everything shown.
  */
 export { checkUrl, displayUrl, isLoopbackHost, type UrlCheck, type UrlRole } from './url';
-export { backoffDelay, formatWait, parseRetryAfter, sleep } from './retry';
+export { backoffDelay, parseRetryAfter, sleep } from './retry';
 export { isRedirect, jsonObject, networkReason, oneLine, readLimited, redirectTarget, serviceMessage } from './reply';
 export { secretRedactor } from './redact';

@@ -45,11 +45,3 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
-
-/** `1.2 s`, `45 s`, `2 min 5 s` — for progress messages. */
-export function formatWait(ms: number): string {
-  if (ms < 10_000) return `${Math.max(0, Math.round(ms / 100) / 10)} s`;
-  const s = Math.round(ms / 1000);
-  if (s < 120) return `${s} s`;
-  return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
-}

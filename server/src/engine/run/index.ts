@@ -9,14 +9,8 @@ export {
   SetupError,
   type Environment,
 } from './environment';
-export {
-  checkLimits,
-  formatDuration,
-  formatMemory,
-  SERVICE_MEMORY_MB,
-  SERVICE_TIMEOUT_MS,
-  DEFAULT_OUTPUT_CAP_BYTES,
-} from './limits';
+export { formatDuration, formatMemory } from '../../service/format';
+export { checkLimits, SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS, DEFAULT_OUTPUT_CAP_BYTES } from './limits';
 export { runnerScriptPath } from './supervisor';
 export { runSummary } from './summary';
 export type * from './types';

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import type { Accounting } from './cgroup';
-import { formatDuration, formatMemory } from './limits';
+import { formatDuration, formatMemory } from '../../service/format';
 import { chainDepth, signalOfStatus, spawnSandboxed, type Sandbox } from './sandbox';
 import { constants } from 'node:os';
 import type { SupervisorReport } from './supervisor';

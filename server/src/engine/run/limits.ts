@@ -1,3 +1,4 @@
+import { formatDuration, formatMemory } from '../../service/format';
 import type { EffectiveLimits } from './types';
 
 /**
@@ -41,14 +42,4 @@ export function checkLimits(requested: { timeoutMs?: number; memoryMb?: number }
   const timeoutMs = pick(t, MIN_TIMEOUT_MS, SERVICE_TIMEOUT_MS, 'time limit', formatDuration, `${(t ?? 0) / 1000} s`);
   const memoryMb = pick(m, MIN_MEMORY_MB, SERVICE_MEMORY_MB, 'memory limit', formatMemory, `${m} MB`);
   return problems.length ? { error: problems.join(' ') } : { timeoutMs, memoryMb };
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 120_000) return `${+(ms / 1000).toFixed(1)} s`;
-  return `${+(ms / 60_000).toFixed(1)} min`;
-}
-
-export function formatMemory(mb: number): string {
-  return mb >= 1024 ? `${+(mb / 1024).toFixed(1)} GB` : `${+mb.toFixed(1)} MB`;
 }

@@ -11,7 +11,8 @@ import {
   type StepRunner,
 } from './environment';
 import { judge, verdict } from './judge';
-import { checkLimits, DEFAULT_OUTPUT_CAP_BYTES, formatDuration } from './limits';
+import { checkLimits, DEFAULT_OUTPUT_CAP_BYTES } from './limits';
+import { formatDuration } from '../../service/format';
 import { runLogged } from './process';
 import { findPython, PythonNotFoundError, type PythonInfo } from './python';
 import { sandboxSupport, type Sandbox } from './sandbox';

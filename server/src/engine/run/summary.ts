@@ -1,4 +1,4 @@
-import { formatDuration, formatMemory } from './limits';
+import { formatDuration, formatMemory } from '../../service/format';
 import type { RunResult } from './types';
 
 /**

@@ -7,7 +7,6 @@ import {
   backoffDelay,
   checkUrl,
   displayUrl,
-  formatWait,
   isRedirect,
   jsonObject,
   networkReason,
@@ -21,6 +20,7 @@ import {
   type UrlCheck,
   type UrlRole,
 } from '../net';
+import { formatBytes, formatDuration } from '../../service/format';
 import type {
   UploadFailure,
   UploadFailureKind,
@@ -56,13 +56,6 @@ interface Reply {
 type Sent =
   | { readonly ok: true; readonly reply: Reply }
   | { readonly ok: false; readonly kind: 'timeout' | 'cancelled' | 'network'; readonly message: string };
-
-/** `812 B`, `12.3 KB`, `4.1 MB`. */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
-  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-}
 
 const UPLOAD_URL: UrlRole = {
   what: 'upload URL',
@@ -230,7 +223,7 @@ async function upload(
     } catch (e) {
       if (userSignal?.aborted) return { ok: false, kind: 'cancelled', message: 'cancelled' };
       if (timeout.aborted)
-        return { ok: false, kind: 'timeout', message: `no complete reply within ${formatWait(timeoutMs)}` };
+        return { ok: false, kind: 'timeout', message: `no complete reply within ${formatDuration(timeoutMs)}` };
       return { ok: false, kind: 'network', message: networkReason(e) };
     }
   };
@@ -242,7 +235,7 @@ async function upload(
     progress(
       'uploading',
       attempt === 1
-        ? `Uploading ${fileName} (${formatSize(size)}) to ${displayUrl(url)}…`
+        ? `Uploading ${fileName} (${formatBytes(size)}) to ${displayUrl(url)}…`
         : `Uploading ${fileName}, attempt ${attempt} of ${total}…`,
       { attempt },
     );
@@ -250,7 +243,7 @@ async function upload(
     if (!sent.ok) {
       if (sent.kind === 'cancelled') return cancelled();
       if (sent.kind === 'timeout')
-        return fail('timeout', `The service did not answer the upload within ${formatWait(timeoutMs)}.`);
+        return fail('timeout', `The service did not answer the upload within ${formatDuration(timeoutMs)}.`);
       return fail('network', `Could not upload to ${url.host}: ${sent.message}.`);
     }
     const r = sent.reply;
@@ -266,7 +259,7 @@ async function upload(
         `The service refused the upload token (HTTP ${r.status}${said(r)}). Set a valid upload token.`,
       );
     if (r.status === 413)
-      return fail('too-large', `The file is too large for the service (${formatSize(size)}; HTTP 413${said(r)}).`);
+      return fail('too-large', `The file is too large for the service (${formatBytes(size)}; HTTP 413${said(r)}).`);
     if (r.status === 429 || r.status >= 500) {
       const kind = r.status === 429 ? 'rate-limited' : 'server';
       const busy =
@@ -275,7 +268,7 @@ async function upload(
           : `The service failed (HTTP ${r.status}${said(r)})`;
       const retryAfterMs = parseRetryAfter(r.headers);
       if (retryAfterMs !== undefined && retryAfterMs > maxRetryDelayMs) {
-        return fail(kind, `${busy} and asks to retry in ${formatWait(retryAfterMs)}; try again later.`, {
+        return fail(kind, `${busy} and asks to retry in ${formatDuration(retryAfterMs)}; try again later.`, {
           retryAfterMs,
         });
       }
@@ -286,7 +279,7 @@ async function upload(
           retryAfterMs === undefined ? {} : { retryAfterMs },
         );
       const wait = retryAfterMs ?? backoffDelay(attempt - 1, retryBaseMs, maxRetryDelayMs);
-      progress('uploading', `${busy}; retrying in ${formatWait(wait)} (attempt ${attempt + 1} of ${total})…`, {
+      progress('uploading', `${busy}; retrying in ${formatDuration(wait)} (attempt ${attempt + 1} of ${total})…`, {
         attempt,
       });
       if (!(await sleep(wait, userSignal))) return cancelled();
@@ -345,7 +338,7 @@ async function upload(
   const setupTimedOut = (last: string | undefined): UploadFailure =>
     fail(
       'timeout',
-      `The service's setup of ${fileName} did not finish within ${formatWait(setupTimeoutMs)}${last ? ` (last status: ${last})` : ''}; it may still finish later.`,
+      `The service's setup of ${fileName} did not finish within ${formatDuration(setupTimeoutMs)}${last ? ` (last status: ${last})` : ''}; it may still finish later.`,
     );
   let wait = parseRetryAfter(reply.headers) ?? 0;
   let interval = pollIntervalMs;
@@ -410,7 +403,7 @@ async function upload(
             : undefined;
         progress(
           'setup',
-          `The service is setting up ${fileName}: ${lastStatus}${pct === undefined ? '' : ` (${pct}%)`}${said(r)} — ${formatWait(elapsed())}`,
+          `The service is setting up ${fileName}: ${lastStatus}${pct === undefined ? '' : ` (${pct}%)`}${said(r)} — ${formatDuration(elapsed())}`,
           {
             setupStatus: lastStatus,
             ...(pct === undefined ? {} : { percent: pct }),
@@ -421,7 +414,7 @@ async function upload(
     if (performance.now() >= deadline) return setupTimedOut(lastStatus);
     if (failures > 0) {
       wait = retryAfterMs ?? backoffDelay(failures - 1, retryBaseMs, maxRetryDelayMs);
-      log(`Asking again in ${formatWait(wait)}.`);
+      log(`Asking again in ${formatDuration(wait)}.`);
     } else {
       wait = retryAfterMs ?? interval;
       interval = Math.min(maxPollIntervalMs, interval * 1.5);

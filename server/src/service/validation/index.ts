@@ -1,13 +1,7 @@
-import {
-  Diagnostic,
-  DiagnosticRelatedInformation,
-  DiagnosticSeverity,
-  DiagnosticTag,
-  Range,
-} from 'vscode-languageserver-types';
+import { Diagnostic, DiagnosticRelatedInformation, DiagnosticTag, Range } from 'vscode-languageserver-types';
 import { toRange } from '../positions';
 import type { ToolModel } from '../model';
-import { RULES, type RuleCode, type Severity } from '../rules';
+import { LSP_SEVERITY, RULES, type RuleCode, type SeveritySetting } from '../rules';
 import type { Settings } from '../settings';
 import type { Problem, ValidationContext, Validator, WorkspaceIndex } from './context';
 import { avatar } from './avatar';
@@ -67,19 +61,12 @@ export function collectProblems(
   return problems;
 }
 
-const SEVERITY: Record<Severity, DiagnosticSeverity> = {
-  error: DiagnosticSeverity.Error,
-  warning: DiagnosticSeverity.Warning,
-  information: DiagnosticSeverity.Information,
-  hint: DiagnosticSeverity.Hint,
-};
-
 export function toDiagnostics(model: ToolModel, problems: readonly Problem[], settings: Settings): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const p of [...problems].sort((a, b) => a.offset - b.offset)) {
     const severity = effectiveSeverity(p.code, settings);
     if (severity === 'off') continue;
-    const d = Diagnostic.create(toRange(model, p), p.message, SEVERITY[severity], p.code, 'tooldef');
+    const d = Diagnostic.create(toRange(model, p), p.message, LSP_SEVERITY[severity], p.code, 'tooldef');
     if (p.data) d.data = p.data;
     if (p.related?.length) {
       d.relatedInformation = p.related.map((r) =>
@@ -95,6 +82,6 @@ export function toDiagnostics(model: ToolModel, problems: readonly Problem[], se
   return out;
 }
 
-export function effectiveSeverity(code: RuleCode, settings: Settings): Severity | 'off' {
+export function effectiveSeverity(code: RuleCode, settings: Settings): SeveritySetting {
   return settings.rules[code] ?? RULES[code].severity;
 }
