@@ -24,6 +24,7 @@ import { registerDocumentRequests } from './lsp/documentRequests';
 import { warmUpPython } from './lsp/warmUp';
 import { getLanguageService, ModelCache, type ToolModel } from './service/languageService';
 import { fileKey, inFolder } from './service/fileKey';
+import { isSearched } from './workspace/jsonFiles';
 import { isRuleCode } from './service/rules';
 import { SEMANTIC_LEGEND } from './service/semanticTokens';
 
@@ -100,12 +101,12 @@ connection.onInitialized(() => {
   }, logScanFailure);
   // Folders added to or removed from a multi-root workspace change which tool names are taken.
   if (folderChanges) {
-    connection.workspace.onDidChangeWorkspaceFolders(({ added, removed }) =>
-      foldersChanged(
-        removed.map((f) => f.uri),
-        added.map((f) => f.uri),
-      ),
-    );
+    connection.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => {
+      const gone = removed.map((f) => f.uri);
+      const come = added.map((f) => f.uri);
+      workspaceFolders = [...workspaceFolders.filter((f) => !gone.includes(f)), ...come];
+      foldersChanged(gone, come);
+    });
   }
 });
 
@@ -265,16 +266,16 @@ function logScanFailure(e: unknown): void {
   connection.console.error(`Workspace scan failed: ${String(e)}`);
 }
 
-connection.workspace.onDidCreateFiles(({ files }) =>
-  foldersChanged(
-    [],
-    files.map((f) => f.uri),
-  ),
-);
+/** Folders from file operations that a scan of the workspace would search. */
+function searchedFolders(uris: readonly string[]): string[] {
+  return uris.filter((uri) => isSearched(uri, workspaceFolders, true));
+}
+
+connection.workspace.onDidCreateFiles(({ files }) => foldersChanged([], searchedFolders(files.map((f) => f.uri))));
 connection.workspace.onDidRenameFiles(({ files }) =>
   foldersChanged(
     files.map((f) => f.oldUri),
-    files.map((f) => f.newUri),
+    searchedFolders(files.map((f) => f.newUri)),
   ),
 );
 connection.workspace.onDidDeleteFiles(({ files }) =>
@@ -290,7 +291,7 @@ connection.onDidChangeWatchedFiles(async (params) => {
     if (change.type === FileChangeType.Deleted) {
       index.deleteFile(change.uri);
       models.unprepare(change.uri);
-    } else {
+    } else if (isSearched(change.uri, workspaceFolders)) {
       await index.updateFile(change.uri);
       written.add(fileKey(change.uri));
     }

@@ -990,6 +990,53 @@ test('folders created, renamed and deleted in VS Code bring their definitions in
   }
 });
 
+test('definitions in dependencies, build output and hidden folders are never namesakes: scanned, watched or created', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'tooldef-lsp-'));
+  const named = (name: string) => llm({ metadata: { prompt_name: name } });
+  const put = (...parts: string[]) => {
+    mkdirSync(join(root, ...parts.slice(0, -1)), { recursive: true });
+    writeFileSync(join(root, ...parts), named('Twin'));
+  };
+  const href = (...parts: string[]) => pathToFileURL(join(root, ...parts)).href;
+  for (const dir of ['node_modules', '.hidden', 'dist']) put(dir, 'pkg', 'twin.json');
+  put('tools', 'twin.json');
+  const client = await LspClient.start({ workspaceFolders: [{ uri: href(), name: 'root' }] });
+  try {
+    const u = uri();
+    await client.open(u, named('Twin'));
+    const twins = (ds: Diagnostic[]) =>
+      ds
+        .filter((d) => d.code === 'duplicate-tool-name')
+        .flatMap((d) => d.relatedInformation!.map((r) => r.location.uri))
+        .sort();
+    const namesakes = (expected: string[]) =>
+      client.waitForDiagnostics(u, (ds) => JSON.stringify(twins(ds)) === JSON.stringify(expected)).then(twins);
+    // The start-up scan: only tools/.
+    assert.deepEqual(await namesakes([href('tools', 'twin.json')]), [href('tools', 'twin.json')]);
+    // The watcher: one notification (handled in order, revalidated once) with a file in node_modules and one beside it.
+    put('node_modules', 'pkg', 'late.json');
+    put('late.json');
+    await client.notify('workspace/didChangeWatchedFiles', {
+      changes: [
+        { uri: href('node_modules', 'pkg', 'late.json'), type: 1 },
+        { uri: href('late.json'), type: 1 },
+      ],
+    });
+    const watched = [href('late.json'), href('tools', 'twin.json')].sort();
+    assert.deepEqual(await namesakes(watched), watched);
+    assert.deepEqual(twins(await client.waitForDiagnostics(u)), watched, 'nothing from node_modules');
+    // Folders created in VS Code: one notification with build output and a folder of tools.
+    put('out', 'built.json');
+    put('pasted', 'copy.json');
+    await client.notify('workspace/didCreateFiles', { files: [{ uri: href('out') }, { uri: href('pasted') }] });
+    const created = [...watched, href('pasted', 'copy.json')].sort();
+    assert.deepEqual(await namesakes(created), created);
+  } finally {
+    await client.dispose();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('a settings change, or closing and opening a document again, does not analyse its Python again', async () => {
   const client = await LspClient.start();
   try {

@@ -1,7 +1,5 @@
 import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
-
-const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.venv', 'venv', '__pycache__']);
+import { jsonFilesUnder } from '../workspace/jsonFiles';
 
 export interface Target {
   readonly path: string;
@@ -13,20 +11,13 @@ export interface Target {
 export async function discover(paths: readonly string[]): Promise<{ targets: Target[]; unreadable: string[] }> {
   const targets: Target[] = [];
   const unreadable: string[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    const entries = await fs.readdir(dir, { withFileTypes: true });
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    for (const e of entries) {
-      const p = join(dir, e.name);
-      if (e.isDirectory() && !SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) await walk(p);
-      else if (e.isFile() && e.name.endsWith('.json')) targets.push({ path: p, explicit: false });
-    }
-  };
   for (const p of paths) {
     try {
       const stat = await fs.stat(p);
-      if (stat.isDirectory()) await walk(p);
-      else targets.push({ path: p, explicit: true });
+      if (!stat.isDirectory()) targets.push({ path: p, explicit: true });
+      else
+        for await (const path of jsonFilesUnder(p, (dir) => unreadable.push(dir)))
+          targets.push({ path, explicit: false });
     } catch {
       unreadable.push(p);
     }

@@ -1,8 +1,8 @@
 import { existsSync, promises as fs } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { fileKey, inFolder } from '../service/fileKey';
+import { jsonFilesUnder } from '../workspace/jsonFiles';
 import { mayBeDefinition } from '../service/kind';
 import { ToolModel } from '../service/model';
 import type { RelatedLocation, WorkspaceIndex } from '../service/validation/context';
@@ -21,7 +21,6 @@ interface DiskEntry extends Entry {
   readonly modified: number;
 }
 
-const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.vscode-test', '.venv', 'venv', '__pycache__']);
 const MAX_FILES = 20_000;
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
@@ -82,25 +81,14 @@ export class DefinitionIndex implements WorkspaceIndex {
 
   async scanFolders(folders: readonly string[]): Promise<void> {
     let budget = MAX_FILES;
-    const walk = async (dir: string): Promise<void> => {
-      let entries;
-      try {
-        entries = await fs.readdir(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const e of entries) {
-        if (budget <= 0) return;
-        const p = join(dir, e.name);
-        if (e.isDirectory() && !SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) await walk(p);
-        else if (e.isFile() && e.name.endsWith('.json')) {
-          budget--;
-          await this.updateFile(pathToFileURL(p).toString());
-        }
-      }
-    };
     // Folders of other schemes (remote, virtual) are not on this machine's disk.
-    for (const folder of folders) if (folder.startsWith('file:')) await walk(fileURLToPath(folder));
+    for (const folder of folders) {
+      if (!folder.startsWith('file:')) continue;
+      for await (const path of jsonFilesUnder(fileURLToPath(folder))) {
+        if (budget-- <= 0) return;
+        await this.updateFile(pathToFileURL(path).toString());
+      }
+    }
   }
 
   async updateFile(uri: string): Promise<void> {
