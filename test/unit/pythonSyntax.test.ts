@@ -149,6 +149,8 @@ const INVALID: [string, number, string][] = [
     2,
     'from __future__ imports must occur at the beginning of the file',
   ],
+  // The future rule is the compiler's: a later parser error is the one reported.
+  ['x = 1\nfrom __future__ import annotations\nif x\n    pass\n', 3, "expected ':'"],
   ['from __future__ import braces\n', 1, 'not a chance'],
   ['from __future__ import nope\n', 1, 'future feature nope is not defined'],
   ['type X = int\n', 1, 'Python 3.12'],

@@ -4,59 +4,12 @@
 // Everything here is relative to the chunk start, so a chunk's result can be reused while its text
 // is unchanged (see document.ts).
 import type { SyntaxNode } from '@lezer/common';
+import type { ChunkFacts, RelProblem } from './chunkFacts';
+import { checkExecute, type ParamInfo } from './executeContract';
 import { lex } from './lexer';
-import { secretInString, secretInAssignment, type SecretHit } from './secrets';
-import type { FunctionInfo, ImportRef, VariableKeyRef } from './types';
-
-export interface RelProblem {
-  code: string;
-  start: number;
-  end: number;
-  message: string;
-  data?: unknown;
-}
-
-// The public shapes, with offsets relative to the chunk start.
-export type RelKey = VariableKeyRef;
-export type RelImport = ImportRef;
-export type RelFunction = FunctionInfo;
-
-export interface RelExecute {
-  nameStart: number;
-  nameEnd: number;
-  async: boolean;
-  /** execute-signature / execute-async / execute-returns-non-string problems of this definition. */
-  problems: RelProblem[];
-}
-
-export interface ChunkFacts {
-  /** The first error of CPython's tokenizer in the chunk (lexed on its own). */
-  tokenError?: RelProblem;
-  /** The first parser-level error: lezer's, or the lexer's unexpected indent / missing block / literal contents. */
-  parseError?: RelProblem;
-  /** The first compile-time error (symtable, compiler) of the chunk. */
-  compileError?: RelProblem;
-  keys: RelKey[];
-  dynamicVariables: boolean;
-  imports: RelImport[];
-  functions: RelFunction[];
-  executes: RelExecute[];
-  /** `execute` defined somewhere that is not the top level (a method, a nested function). */
-  nestedExecute: boolean;
-  /** `execute = …` or `import … as execute` at the top level: defined, but not checkable. */
-  boundExecute: boolean;
-  secrets: RelProblem[];
-  /** Leading statements that CPython lets precede `from __future__` (docstring) and the futures. */
-  first: 'docstring' | 'future' | 'other' | 'none';
-  /** `from __future__ import …` statements after the first statement of the chunk. */
-  futures: { start: number; end: number }[];
-  /**
-   * Module-level names of the chunk with their SymbolFlags, and its module-level `global` statements
-   * with the flags their names had earlier in the chunk: the module's own check spans chunks.
-   */
-  moduleNames?: Map<string, number>;
-  moduleGlobals?: { name: string; start: number; end: number; before: number }[];
-}
+import { assignedSecret, keywordSecret, literalSecret } from './secretLiterals';
+import { children, Chunk, firstError, plainString, split, splitArgs } from './syntaxNodes';
+import { variablesUse } from './variableKeys';
 
 const FUTURE_FEATURES = new Set([
   'nested_scopes',
@@ -117,48 +70,6 @@ export function declarationError(name: string, seen: number, nonlocal: boolean):
   return undefined;
 }
 
-/** Child nodes, comments left out. */
-function children(node: SyntaxNode): SyntaxNode[] {
-  const out: SyntaxNode[] = [];
-  for (let c = node.firstChild; c; c = c.nextSibling) if (c.name !== 'Comment') out.push(c);
-  return out;
-}
-
-/** The first error node inside `node` (document order), if any. */
-function firstError(node: SyntaxNode): SyntaxNode | undefined {
-  if (node.type.isError) return node;
-  const c = node.cursor();
-  const end = node.to;
-  while (c.next()) {
-    if (c.from > end || (c.from === end && c.to === end && !c.type.isError)) break;
-    if (c.type.isError) return c.node;
-  }
-  return undefined;
-}
-
-/** Splits arguments at commas, except the commas of a comprehension's target list (`for k, v in`). */
-function splitArgs(nodes: SyntaxNode[]): SyntaxNode[][] {
-  const out: SyntaxNode[][] = [[]];
-  let inTargets = false;
-  for (const n of nodes) {
-    if (n.name === 'for') inTargets = true;
-    else if (n.name === 'in') inTargets = false;
-    if (n.name === ',' && !inTargets) out.push([]);
-    else out[out.length - 1].push(n);
-  }
-  return out;
-}
-
-/** Splits a child list at separator nodes (by name); separators are dropped. */
-function split(nodes: SyntaxNode[], sep: string): SyntaxNode[][] {
-  const out: SyntaxNode[][] = [[]];
-  for (const n of nodes) {
-    if (n.name === sep) out.push([]);
-    else out[out.length - 1].push(n);
-  }
-  return out;
-}
-
 const COMPREHENSIONS: Record<string, string> = {
   ArrayComprehensionExpression: 'list comprehension',
   SetComprehensionExpression: 'set comprehension',
@@ -208,30 +119,6 @@ function describe(node: SyntaxNode, src: string): string {
   }
 }
 
-/** The string value of a plain (non-f, non-bytes) string literal without escapes, or undefined. */
-export function plainString(
-  node: SyntaxNode,
-  src: string,
-): { value: string; start: number; end: number; quote: string } | undefined {
-  if (node.name !== 'String') return undefined;
-  const text = src.slice(node.from, node.to);
-  const m = /^([rRuU]?)('''|"""|'|")/.exec(text);
-  if (!m) return undefined;
-  const q = m[2];
-  if (!text.endsWith(q) || text.length < m[0].length + q.length) return undefined;
-  const value = text.slice(m[0].length, text.length - q.length);
-  if (value.includes('\\')) return undefined;
-  return { value, start: node.from + m[0].length, end: node.to - q.length, quote: q };
-}
-
-/** Decodes a string literal's value well enough for the secret rules (escapes kept verbatim). */
-function stringValue(node: SyntaxNode, src: string): string | undefined {
-  const text = src.slice(node.from, node.to);
-  const m = /^([rRuUbB]{0,2})('''|"""|'|")/.exec(text);
-  if (!m) return undefined;
-  return text.slice(m[0].length, Math.max(m[0].length, text.length - m[2].length));
-}
-
 export class ChunkAnalyzer {
   private readonly facts: ChunkFacts = {
     keys: [],
@@ -264,13 +151,15 @@ export class ChunkAnalyzer {
    * @param src the whole source; `base` the chunk's offset in it; `text` the chunk's text
    * @param nodes the top-level nodes of the chunk (positions absolute)
    */
+  private readonly chunk: Chunk;
+
   constructor(
-    private readonly src: string,
-    private readonly base: number,
+    src: string,
+    base: number,
     private readonly text: string,
     private readonly nodes: SyntaxNode[],
-    private readonly lineBase: number,
   ) {
+    this.chunk = new Chunk(src, base);
     this.tracksNames = /\b(?:global|nonlocal)\b/.test(text);
   }
 
@@ -284,12 +173,13 @@ export class ChunkAnalyzer {
     statements.forEach((node, i) => {
       const kind = this.statementKind(node);
       if (i === 0) this.facts.first = kind;
-      else if (kind === 'future') this.facts.futures.push({ start: this.rel(node.from), end: this.rel(node.to) });
+      else if (kind === 'future')
+        this.facts.futures.push({ start: this.chunk.rel(node.from), end: this.chunk.rel(node.to) });
       if (kind === 'future') {
         for (const f of this.futureFeatures(node)) {
-          if (f.name === 'braces') this.error(f.start + this.base, f.end + this.base, 'not a chance');
+          if (f.name === 'braces') this.error(f.start + this.chunk.base, f.end + this.chunk.base, 'not a chance');
           else if (!FUTURE_FEATURES.has(f.name))
-            this.error(f.start + this.base, f.end + this.base, `future feature ${f.name} is not defined`);
+            this.error(f.start + this.chunk.base, f.end + this.chunk.base, `future feature ${f.name} is not defined`);
         }
       }
     });
@@ -305,13 +195,13 @@ export class ChunkAnalyzer {
       code: 'python-syntax',
       start: lexed.error.start,
       end: lexed.error.end,
-      message: this.lines(lexed.error.message),
+      message: lexed.error.message,
       data: { stage: lexed.error.kind },
     };
     if (lexError && lexed.error!.kind === 'tokenizer') this.facts.tokenError = lexError;
     // A missing block is placed where CPython places it (the next statement); lezer's recovery may
     // flag the header line before it. Prefer the lexer's there; otherwise the earlier error.
-    let parse = lexError && lexed.error!.kind !== 'tokenizer' ? lexError : undefined;
+    let parse: RelProblem | undefined = lexError && lexed.error!.kind !== 'tokenizer' ? lexError : undefined;
     const lexFirst = parse && parse.message.startsWith('expected an indented block');
     if (
       this.parseError &&
@@ -334,19 +224,6 @@ export class ChunkAnalyzer {
     return p;
   }
 
-  /** Lexer messages count lines from the chunk start; make them absolute. */
-  private lines(message: string): string {
-    return message.replace(/\b(line) (\d+)\b/g, (_, w: string, n: string) => `${w} ${Number(n) + this.lineBase - 1}`);
-  }
-
-  private rel(offset: number): number {
-    return offset - this.base;
-  }
-
-  private t(node: SyntaxNode): string {
-    return this.src.slice(node.from, node.to);
-  }
-
   private statementKind(node: SyntaxNode): ChunkFacts['first'] {
     if (
       node.name === 'ExpressionStatement' &&
@@ -356,7 +233,7 @@ export class ChunkAnalyzer {
     )
       return 'docstring';
     if (node.name === 'ExpressionStatement' && node.firstChild?.name === 'ContinuedString') return 'docstring';
-    if (node.name === 'ImportStatement' && /^from\s+__future__\s+import\b/.test(this.t(node))) return 'future';
+    if (node.name === 'ImportStatement' && /^from\s+__future__\s+import\b/.test(this.chunk.text(node))) return 'future';
     return 'other';
   }
 
@@ -367,20 +244,21 @@ export class ChunkAnalyzer {
     for (let j = i + 1; j < kids.length; j++) {
       const k = kids[j];
       if (k.name === 'VariableName' && kids[j - 1]?.name !== 'as')
-        out.push({ name: this.t(k), start: this.rel(k.from), end: this.rel(k.to) });
+        out.push({ name: this.chunk.text(k), start: this.chunk.rel(k.from), end: this.chunk.rel(k.to) });
     }
-    if (/\bimport\s*\*/.test(this.t(node))) out.push({ name: '*', start: this.rel(node.from), end: this.rel(node.to) });
+    if (/\bimport\s*\*/.test(this.chunk.text(node)))
+      out.push({ name: '*', start: this.chunk.rel(node.from), end: this.chunk.rel(node.to) });
     return out;
   }
 
   // ---------------------------------------------------------------- problems
 
   private error(start: number, end: number, message: string): void {
-    if (this.semantic && this.semantic.start <= this.rel(start)) return;
+    if (this.semantic && this.semantic.start <= this.chunk.rel(start)) return;
     this.semantic = {
       code: 'python-syntax',
-      start: this.rel(start),
-      end: this.rel(Math.max(end, start)),
+      start: this.chunk.rel(start),
+      end: this.chunk.rel(Math.max(end, start)),
       message,
       data: { stage: 'compiler' },
     };
@@ -388,7 +266,7 @@ export class ChunkAnalyzer {
 
   private parseErrorAt(node: SyntaxNode): void {
     if (this.parseError) return;
-    const src = this.src;
+    const src = this.chunk.src;
     let from = node.from;
     let to = node.to;
     if (to === from) {
@@ -400,13 +278,13 @@ export class ChunkAnalyzer {
         to = p + 1;
         while (to < src.length && /[\w]/.test(src[to]) && /[\w]/.test(src[from])) to++;
       } else {
-        from = Math.max(this.base, from - 1);
+        from = Math.max(this.chunk.base, from - 1);
         to = from + 1;
       }
     }
     // Message: the likeliest of CPython's.
     let lineStart = from;
-    while (lineStart > this.base && src[lineStart - 1] !== '\n' && src[lineStart - 1] !== '\r') lineStart--;
+    while (lineStart > this.chunk.base && src[lineStart - 1] !== '\n' && src[lineStart - 1] !== '\r') lineStart--;
     let lineEnd = from;
     while (lineEnd < src.length && src[lineEnd] !== '\n' && src[lineEnd] !== '\r') lineEnd++;
     const line = src.slice(lineStart, lineEnd);
@@ -420,8 +298,8 @@ export class ChunkAnalyzer {
       message = "expected ':'";
     this.parseError = {
       code: 'python-syntax',
-      start: this.rel(from),
-      end: this.rel(to),
+      start: this.chunk.rel(from),
+      end: this.chunk.rel(to),
       message,
       data: { stage: 'parser' },
     };
@@ -462,26 +340,26 @@ export class ChunkAnalyzer {
   private bind(node: SyntaxNode, flag: SymbolFlag = SymbolFlag.Local, scope = this.scope): void {
     if (!this.tracking(scope)) return;
     this.bindings.add(node.from);
-    this.note(scope, this.t(node), flag);
+    this.note(scope, this.chunk.text(node), flag);
   }
 
   /** `global`/`nonlocal` names: CPython's checks against what the scope already did with them. */
   private declaration(node: SyntaxNode): void {
-    const nonlocal = /^nonlocal\b/.test(this.t(node));
+    const nonlocal = /^nonlocal\b/.test(this.chunk.text(node));
     const scope = this.scope;
     if (nonlocal && scope.kind === 'module')
       return this.error(node.from, node.to, 'nonlocal declaration not allowed at module level');
     for (const k of children(node)) {
       if (k.name !== 'VariableName') continue;
-      const name = this.t(k);
+      const name = this.chunk.text(k);
       const seen = scope.symbols?.get(name) ?? 0;
       this.note(scope, name, nonlocal ? SymbolFlag.Nonlocal : SymbolFlag.Global);
       if (scope.kind === 'module') {
         // Earlier chunks count too: document.ts makes this check once all chunks are known.
         (this.facts.moduleGlobals ??= []).push({
           name,
-          start: this.rel(node.from),
-          end: this.rel(node.to),
+          start: this.chunk.rel(node.from),
+          end: this.chunk.rel(node.to),
           before: seen,
         });
         continue;
@@ -563,7 +441,11 @@ export class ChunkAnalyzer {
           if (t.name === 'VariableName') this.bind(t);
           else if (t.name !== 'MemberExpression') {
             const what =
-              t.name === 'TupleExpression' ? 'tuple' : t.name === 'ArrayExpression' ? 'list' : describe(t, this.src);
+              t.name === 'TupleExpression'
+                ? 'tuple'
+                : t.name === 'ArrayExpression'
+                  ? 'list'
+                  : describe(t, this.chunk.src);
             this.error(t.from, t.to, `'${what}' is an illegal expression for augmented assignment`);
           }
         } else if (targets.length > 1 && kids.slice(0, op).some((k) => k.name === ',')) {
@@ -713,7 +595,8 @@ export class ChunkAnalyzer {
     });
     const guards = handlers.some(
       (h) =>
-        h.bare || h.types.some((t) => /\b(ImportError|ModuleNotFoundError|Exception|BaseException)\b/.test(this.t(t))),
+        h.bare ||
+        h.types.some((t) => /\b(ImportError|ModuleNotFoundError|Exception|BaseException)\b/.test(this.chunk.text(t))),
     );
     let first = true;
     for (const [i, k] of kids.entries()) {
@@ -734,12 +617,12 @@ export class ChunkAnalyzer {
     const name = kids.find((k) => k.name === 'VariableName');
     if (name && this.scopes.length === 1) {
       this.facts.functions.push({
-        name: this.t(name),
+        name: this.chunk.text(name),
         kind: 'class',
-        start: this.rel(outer.from),
-        end: this.rel(outer.to),
-        nameStart: this.rel(name.from),
-        nameEnd: this.rel(name.to),
+        start: this.chunk.rel(outer.from),
+        end: this.chunk.rel(outer.to),
+        nameStart: this.chunk.rel(name.from),
+        nameEnd: this.chunk.rel(name.to),
         async: false,
       });
     }
@@ -762,15 +645,15 @@ export class ChunkAnalyzer {
     const params = kids.find((k) => k.name === 'ParamList');
     const body = kids.find((k) => k.name === 'Body');
     const topLevel = this.scopes.length === 1;
-    const nameText = name ? this.t(name) : '';
+    const nameText = name ? this.chunk.text(name) : '';
     if (name && topLevel) {
       this.facts.functions.push({
         name: nameText,
         kind: 'function',
-        start: this.rel(outer.from),
-        end: this.rel(outer.to),
-        nameStart: this.rel(name.from),
-        nameEnd: this.rel(name.to),
+        start: this.chunk.rel(outer.from),
+        end: this.chunk.rel(outer.to),
+        nameStart: this.chunk.rel(name.from),
+        nameEnd: this.chunk.rel(name.to),
         async: isAsync,
       });
     } else if (nameText === 'execute') this.facts.nestedExecute = true;
@@ -789,218 +672,17 @@ export class ChunkAnalyzer {
       for (const r of scope.returnsWithValue!) this.error(r.start, r.end, "'return' with value in async generator");
     }
     if (name && topLevel && nameText === 'execute')
-      this.executeContract(node, name, isAsync, params, paramInfo, body, scope);
-  }
-
-  // ---------------------------------------------------------------- execute contract
-
-  private executeContract(
-    node: SyntaxNode,
-    name: SyntaxNode,
-    isAsync: boolean,
-    params: SyntaxNode | undefined,
-    info: ParamInfo[],
-    body: SyntaxNode | undefined,
-    scope: Scope,
-  ): void {
-    const problems: RelProblem[] = [];
-    const at = (n: SyntaxNode | { from: number; to: number }, code: string, message: string, data?: unknown) =>
-      problems.push({
-        code,
-        start: this.rel(n.from),
-        end: this.rel(n.to),
-        message,
-        ...(data === undefined ? {} : { data }),
-      });
-    if (isAsync) {
-      const kw = node.firstChild!;
-      at(
-        kw,
-        'execute-async',
-        '`execute` must not be async: the service calls it as a plain function. Remove `async` (and any `await` inside).',
-      );
-    }
-    const positional = info.filter((p) => p.kind === 'positional');
-    const ok =
-      info.length === 1 && positional.length === 1 && positional[0].name === 'variables' && !positional[0].hasDefault;
-    if (!ok && params) {
-      let why: string;
-      if (info.length === 0) why = 'it takes no parameters';
-      else if (positional.length === 1 && positional[0].name !== 'variables' && info.length === 1)
-        why = `its parameter is named \`${positional[0].name}\``;
-      else if (info.some((p) => p.kind !== 'positional'))
-        why = 'it takes *args, **kwargs, keyword-only or positional-only markers';
-      else if (positional.some((p) => p.hasDefault)) why = 'its parameter has a default value';
-      else why = `it takes ${info.length} parameters`;
-      at(
-        params,
-        'execute-signature',
-        `\`execute\` must take exactly one positional parameter named \`variables\`, but ${why}.`,
-        {
-          expected: '(variables)',
-        },
-      );
-    }
-    if (scope.yields!.length) {
-      at(name, 'execute-returns-non-string', '`execute` contains `yield`, so it returns a generator, not a `str`.');
-    }
-    if (body && !scope.yields!.length) {
-      this.returns(body, problems);
-      if (!this.terminates(body)) {
-        at(
+      this.facts.executes.push(
+        checkExecute(this.chunk, {
+          node,
           name,
-          'execute-returns-non-string',
-          '`execute` can reach the end of its body without a `return`, and then returns `None`, not a `str`.',
-        );
-      }
-    }
-    this.facts.executes.push({ nameStart: this.rel(name.from), nameEnd: this.rel(name.to), async: isAsync, problems });
-  }
-
-  /** Flags `return` statements of `execute` (not of nested functions) whose value is visibly not a str. */
-  private returns(node: SyntaxNode, problems: RelProblem[]): void {
-    for (let c = node.firstChild; c; c = c.nextSibling) {
-      if (
-        c.name === 'FunctionDefinition' ||
-        c.name === 'ClassDefinition' ||
-        c.name === 'DecoratedStatement' ||
-        c.name === 'LambdaExpression'
-      )
-        continue;
-      if (c.name === 'ReturnStatement') {
-        const kids = children(c).slice(1);
-        let what: string | undefined;
-        if (!kids.length) what = 'a bare `return` returns `None`';
-        else if (kids.some((k) => k.name === ',')) what = 'it returns a tuple';
-        else {
-          let v = kids[0];
-          while (v.name === 'ParenthesizedExpression' && v.firstChild?.nextSibling) v = v.firstChild.nextSibling;
-          const kinds: Record<string, string> = {
-            Number: 'a number',
-            None: '`None`',
-            Boolean: 'a bool',
-            ArrayExpression: 'a list',
-            ArrayComprehensionExpression: 'a list',
-            DictionaryExpression: 'a dict',
-            DictionaryComprehensionExpression: 'a dict',
-            SetExpression: 'a set',
-            SetComprehensionExpression: 'a set',
-            TupleExpression: 'a tuple',
-          };
-          if (kinds[v.name]) what = `it returns ${kinds[v.name]}`;
-          else if (v.name === 'String' && /^[rR]?[bB]/.test(this.t(v))) what = 'it returns bytes';
-        }
-        if (what) {
-          problems.push({
-            code: 'execute-returns-non-string',
-            start: this.rel(c.from),
-            end: this.rel(c.to),
-            message: `\`execute\` must return a \`str\`, but ${what}.`,
-          });
-        }
-        continue;
-      }
-      this.returns(c, problems);
-    }
-  }
-
-  /** Whether every path through a Body ends in return/raise (as far as a simple analysis sees). */
-  private terminates(body: SyntaxNode): boolean {
-    let last: SyntaxNode | null = body.lastChild;
-    while (last && (last.name === 'Comment' || last.name === '⚠' || last.name === ':')) last = last.prevSibling;
-    if (!last) return false;
-    return this.stmtTerminates(last);
-  }
-
-  private stmtTerminates(s: SyntaxNode): boolean {
-    switch (s.name) {
-      case 'ReturnStatement':
-      case 'RaiseStatement':
-        return true;
-      case 'StatementGroup': {
-        const kids = children(s).filter((k) => k.name !== ';');
-        return kids.length > 0 && this.stmtTerminates(kids[kids.length - 1]);
-      }
-      case 'ExpressionStatement':
-        return /^(?:sys\.exit|exit|quit|os\._exit|os\.abort)\s*\(/.test(this.t(s));
-      case 'IfStatement': {
-        const kids = children(s);
-        const bodies = kids.filter((k) => k.name === 'Body');
-        return kids.some((k) => k.name === 'else') && bodies.every((b) => this.terminates(b));
-      }
-      case 'WithStatement': {
-        const b = children(s).find((k) => k.name === 'Body');
-        return !!b && this.terminates(b);
-      }
-      case 'TryStatement': {
-        const kids = children(s);
-        const bodies: { after: string; body: SyntaxNode }[] = [];
-        let after = 'try';
-        for (const k of kids) {
-          if (k.name === 'try' || k.name === 'except' || k.name === 'else' || k.name === 'finally') after = k.name;
-          if (k.name === 'Body') bodies.push({ after, body: k });
-        }
-        const fin = bodies.find((b) => b.after === 'finally');
-        if (fin && this.terminates(fin.body)) return true;
-        const main = bodies.filter((b) => b.after !== 'finally');
-        const tryBody = main.find((b) => b.after === 'try');
-        const elseBody = main.find((b) => b.after === 'else');
-        const handlers = main.filter((b) => b.after === 'except');
-        const mainOk =
-          (elseBody ? this.terminates(elseBody.body) : false) || (!!tryBody && this.terminates(tryBody.body));
-        return mainOk && handlers.every((h) => this.terminates(h.body));
-      }
-      case 'WhileStatement': {
-        const kids = children(s);
-        const cond = kids[1];
-        if (!cond || !/^(True|1)$/.test(this.t(cond))) return false;
-        const b = kids.find((k) => k.name === 'Body');
-        let breaks = false;
-        if (b) {
-          const visit = (n: SyntaxNode) => {
-            for (let c = n.firstChild; c && !breaks; c = c.nextSibling) {
-              if (c.name === 'BreakStatement') breaks = true;
-              else if (
-                ![
-                  'ForStatement',
-                  'WhileStatement',
-                  'FunctionDefinition',
-                  'ClassDefinition',
-                  'DecoratedStatement',
-                ].includes(c.name)
-              )
-                visit(c);
-            }
-          };
-          visit(b);
-        }
-        return !breaks;
-      }
-      case 'MatchStatement': {
-        const clauses: SyntaxNode[] = [];
-        const collect = (n: SyntaxNode) => {
-          for (let c = n.firstChild; c; c = c.nextSibling) {
-            if (c.name === 'MatchClause') clauses.push(c);
-            else if (c.name === 'MatchBody') collect(c);
-          }
-        };
-        collect(s);
-        if (!clauses.length) return false;
-        const lastClause = clauses[clauses.length - 1];
-        const pat = lastClause.firstChild?.nextSibling;
-        const irrefutable =
-          !!pat && pat.name === 'CapturePattern' && !children(lastClause).some((k) => k.name === 'Guard');
-        return (
-          irrefutable &&
-          clauses.every((c) => {
-            const b = children(c).find((k) => k.name === 'Body');
-            return !!b && this.terminates(b);
-          })
-        );
-      }
-      default:
-        return false;
-    }
+          isAsync,
+          params,
+          info: paramInfo,
+          body,
+          yields: scope.yields!.length > 0,
+        }),
+      );
   }
 
   // ---------------------------------------------------------------- parameters and arguments
@@ -1030,9 +712,9 @@ export class ChunkAnalyzer {
       const seg = segs[i];
       const ns = seg.nodes;
       if (!ns.length) {
-        const text = this.src.slice(seg.from, seg.to).trim();
+        const text = this.chunk.src.slice(seg.from, seg.to).trim();
         if (text === '/') {
-          const at = this.src.indexOf('/', seg.from);
+          const at = this.chunk.src.indexOf('/', seg.from);
           if (sawSlash) this.error(at, at + 1, '/ may appear only once');
           else if (sawStar) this.error(at, at + 1, '/ must be ahead of *');
           else if (!out.length) this.error(at, at + 1, 'at least one argument must precede /');
@@ -1045,7 +727,7 @@ export class ChunkAnalyzer {
       if (sawKwargs) this.error(ns[0].from, ns[ns.length - 1].to, 'arguments cannot follow var-keyword argument');
       const first = ns[0];
       const nameNode = ns.find((n) => n.name === 'VariableName');
-      const pname = nameNode ? this.t(nameNode) : '';
+      const pname = nameNode ? this.chunk.text(nameNode) : '';
       if (nameNode) {
         if (names.has(pname))
           this.error(nameNode.from, nameNode.to, `duplicate argument '${pname}' in function definition`);
@@ -1108,14 +790,14 @@ export class ChunkAnalyzer {
       } else if (
         seg.length >= 3 &&
         seg[1].name === 'AssignOp' &&
-        this.t(seg[1]) === '=' &&
+        this.chunk.text(seg[1]) === '=' &&
         first.name === 'VariableName'
       ) {
-        const k = this.t(first);
+        const k = this.chunk.text(first);
         if (keywords.has(k)) this.error(first.from, first.to, `keyword argument repeated: ${k}`);
         keywords.add(k);
         sawKeyword = true;
-        this.secretKeyword(k, seg[2]);
+        this.addSecret(keywordSecret(this.chunk, k, seg[2]));
       } else if (sawKwUnpack) {
         this.error(first.from, seg[seg.length - 1].to, 'positional argument follows keyword argument unpacking');
       } else if (sawKeyword) {
@@ -1159,7 +841,7 @@ export class ChunkAnalyzer {
           }
         }
       } else this.targetList(tnodes, 'assign');
-      if (this.scopes.length === 1 && tnodes.some((n) => n.name === 'VariableName' && this.t(n) === 'execute'))
+      if (this.scopes.length === 1 && tnodes.some((n) => n.name === 'VariableName' && this.chunk.text(n) === 'execute'))
         this.facts.boundExecute = true;
     }
     if (value.length) {
@@ -1169,7 +851,7 @@ export class ChunkAnalyzer {
       if (value.length === 1) {
         for (const g of targetGroups) {
           const t = g[0];
-          if (g.length >= 1 && t) this.secretAssignment(t, value[0]);
+          if (g.length >= 1 && t) this.addSecret(assignedSecret(this.chunk, t, value[0]));
         }
       }
     }
@@ -1178,7 +860,7 @@ export class ChunkAnalyzer {
   /** `name: type [= value]` (not parenthesised): CPython's check against an earlier `global`/`nonlocal`. */
   private annotated(statement: SyntaxNode, name: SyntaxNode): void {
     if (!this.tracking(this.scope)) return;
-    const text = this.t(name);
+    const text = this.chunk.text(name);
     const seen = this.scope.symbols?.get(text) ?? 0;
     // At module level an annotation after `global` is allowed.
     if (this.scope.kind !== 'module' && seen & (SymbolFlag.Global | SymbolFlag.Nonlocal)) {
@@ -1251,7 +933,11 @@ export class ChunkAnalyzer {
         return;
       default:
         if (node.type.isError) return;
-        this.error(node.from, node.to, `cannot ${ctx === 'del' ? 'delete' : 'assign to'} ${describe(node, this.src)}`);
+        this.error(
+          node.from,
+          node.to,
+          `cannot ${ctx === 'del' ? 'delete' : 'assign to'} ${describe(node, this.chunk.src)}`,
+        );
     }
   }
 
@@ -1266,15 +952,15 @@ export class ChunkAnalyzer {
     switch (node.name) {
       case 'VariableName':
         if (this.tracking(this.scope) && !this.bindings.has(node.from))
-          this.note(this.scope, this.t(node), SymbolFlag.Use);
-        if (node.to - node.from === 9 && this.t(node) === 'variables') this.variablesUse(node);
+          this.note(this.scope, this.chunk.text(node), SymbolFlag.Use);
+        if (node.to - node.from === 9 && this.chunk.text(node) === 'variables') this.variables(node);
         return;
       case 'CapturePattern':
       case 'AsPattern':
         // `case x`, `case p as x`: the name is bound (`_` is the wildcard, no name).
         for (let c = node.firstChild; c; c = c.nextSibling) {
           if (c.name === 'VariableName') {
-            if (this.t(c) !== '_') this.bind(c);
+            if (this.chunk.text(c) !== '_') this.bind(c);
           } else this.expr(c);
         }
         return;
@@ -1284,12 +970,12 @@ export class ChunkAnalyzer {
         return;
       case 'String':
       case 'FormatString':
-        this.literal(node);
+        this.addSecret(literalSecret(this.chunk, node));
         if (node.name === 'FormatString') this.walkChildren(node);
         return;
       case 'ContinuedString': {
         const parts = children(node);
-        const bytes = parts.map((p) => /^[rRfFuU]?[bB]/.test(this.t(p)));
+        const bytes = parts.map((p) => /^[rRfFuU]?[bB]/.test(this.chunk.text(p)));
         if (bytes.some((b) => b) && bytes.some((b) => !b))
           this.error(node.from, node.to, 'cannot mix bytes and nonbytes literals');
         for (const p of parts) this.expr(p);
@@ -1339,7 +1025,7 @@ export class ChunkAnalyzer {
               ? t.lastChild?.name === ']'
                 ? 'subscript'
                 : 'attribute'
-              : describe(t, this.src);
+              : describe(t, this.chunk.src);
           this.error(t.from, t.to, `cannot use assignment expressions with ${what}`);
         }
         // An assignment expression in a comprehension binds in the scope around it.
@@ -1374,7 +1060,7 @@ export class ChunkAnalyzer {
       }
       if (s.kind === 'function' || s.kind === 'lambda') {
         s.yields!.push(node.from);
-        if (s.async && /^yield\s+from\b/.test(this.t(node)))
+        if (s.async && /^yield\s+from\b/.test(this.chunk.text(node)))
           this.error(node.from, node.to, "'yield from' inside async function");
         return;
       }
@@ -1427,73 +1113,21 @@ export class ChunkAnalyzer {
       for (const n of item) this.expr(n);
       // Secrets: {"api_key": "literal"}
       if (item.length === 3 && item[1].name === ':') {
-        const k = plainString(item[0], this.src);
-        if (k) this.secretKeyword(k.value, item[2]);
+        const k = plainString(item[0], this.chunk.src);
+        if (k) this.addSecret(keywordSecret(this.chunk, k.value, item[2]));
       }
     }
   }
 
-  // ---------------------------------------------------------------- variables keys
-
-  private variablesUse(node: SyntaxNode): void {
-    const parent = node.parent;
-    if (!parent) return;
-    // variables["x"]
-    if (parent.name === 'MemberExpression' && parent.firstChild?.from === node.from) {
-      const next = node.nextSibling;
-      if (next?.name === '[') {
-        const key = next.nextSibling;
-        const s = key && plainString(key, this.src);
-        if (s && key!.nextSibling?.name === ']') {
-          this.key(s);
-          return;
-        }
-        this.facts.dynamicVariables = true;
-        return;
-      }
-      if (next?.name === '.') {
-        const prop = next.nextSibling;
-        const call = parent.parent;
-        if (prop && call?.name === 'CallExpression' && call.firstChild?.from === parent.from) {
-          const method = this.t(prop);
-          if (method === 'get' || method === 'pop' || method === 'setdefault') {
-            const args = call.lastChild;
-            const first = args?.name === 'ArgList' ? args.firstChild?.nextSibling : undefined;
-            const s = first && plainString(first, this.src);
-            const afterFirst = first?.nextSibling;
-            if (s && (afterFirst?.name === ',' || afterFirst?.name === ')')) {
-              this.key(s);
-              return;
-            }
-          }
-        }
-        this.facts.dynamicVariables = true;
-        return;
-      }
-    }
-    // "x" in variables / "x" not in variables
-    if (parent.name === 'BinaryExpression' && parent.lastChild?.from === node.from) {
-      const op = node.prevSibling;
-      const left = parent.firstChild;
-      if (op?.name === 'in' && left) {
-        const s = plainString(left, this.src);
-        if (
-          s &&
-          (left.nextSibling?.name === 'in' ||
-            (left.nextSibling?.name === 'not' && left.nextSibling.nextSibling?.name === 'in'))
-        ) {
-          this.key(s);
-          return;
-        }
-      }
-    }
-    // The parameter itself.
-    if (parent.name === 'ParamList') return;
-    this.facts.dynamicVariables = true;
+  private variables(node: SyntaxNode): void {
+    const use = variablesUse(this.chunk, node);
+    if (use === 'dynamic') this.facts.dynamicVariables = true;
+    else if (use !== 'parameter') this.facts.keys.push(use);
   }
 
-  private key(s: { value: string; start: number; end: number; quote: string }): void {
-    this.facts.keys.push({ name: s.value, start: this.rel(s.start), end: this.rel(s.end), quote: s.quote });
+  /** One finding per literal: the content rule and the name rule may both see it. */
+  private addSecret(problem: RelProblem | undefined): void {
+    if (problem && !this.facts.secrets.some((s) => s.start === problem.start)) this.facts.secrets.push(problem);
   }
 
   // ---------------------------------------------------------------- imports
@@ -1501,7 +1135,7 @@ export class ChunkAnalyzer {
   private importStatement(node: SyntaxNode): void {
     const kids = children(node);
     if (this.tracking(this.scope)) this.importBindings(kids);
-    if (this.scopes.length === 1 && /\bexecute\s*(?:,|\)|$)/.test(this.t(node).replace(/^.*\bimport\b/s, '')))
+    if (this.scopes.length === 1 && /\bexecute\s*(?:,|\)|$)/.test(this.chunk.text(node).replace(/^.*\bimport\b/s, '')))
       this.facts.boundExecute = true;
     const guarded = this.guardDepth > 0;
     if (kids[0]?.name === 'import') {
@@ -1517,9 +1151,9 @@ export class ChunkAnalyzer {
         const from = dotted[0].from;
         const to = dotted[dotted.length - 1].to;
         this.facts.imports.push({
-          module: this.src.slice(from, to).replace(/\s+/g, ''),
-          start: this.rel(from),
-          end: this.rel(to),
+          module: this.chunk.src.slice(from, to).replace(/\s+/g, ''),
+          start: this.chunk.rel(from),
+          end: this.chunk.rel(to),
           guarded,
           relative: false,
         });
@@ -1530,7 +1164,7 @@ export class ChunkAnalyzer {
       const imp = kids.findIndex((k) => k.name === 'import');
       const modParts = kids.slice(1, imp < 0 ? kids.length : imp);
       const text = modParts.length
-        ? this.src.slice(modParts[0].from, modParts[modParts.length - 1].to).replace(/\s+/g, '')
+        ? this.chunk.src.slice(modParts[0].from, modParts[modParts.length - 1].to).replace(/\s+/g, '')
         : '';
       const relative = text.startsWith('.');
       if (imp >= 0 && kids.slice(imp + 1).some((k) => k.name === '*') && this.scopes.length > 1) {
@@ -1542,8 +1176,8 @@ export class ChunkAnalyzer {
         const start = relative ? modParts[0].from : (names[0]?.from ?? modParts[0].from);
         this.facts.imports.push({
           module: text,
-          start: this.rel(start),
-          end: this.rel(modParts[modParts.length - 1].to),
+          start: this.chunk.rel(start),
+          end: this.chunk.rel(modParts[modParts.length - 1].to),
           guarded,
           relative,
         });
@@ -1560,55 +1194,4 @@ export class ChunkAnalyzer {
       if (bound?.name === 'VariableName') this.bind(bound, SymbolFlag.Import);
     }
   }
-
-  // ---------------------------------------------------------------- secrets
-
-  private literal(node: SyntaxNode): void {
-    if (node.to - node.from < 12) return;
-    const v = stringValue(node, this.src);
-    if (v === undefined) return;
-    const hit = secretInString(v);
-    if (hit) this.secret(node, hit);
-  }
-
-  private secretAssignment(target: SyntaxNode, value: SyntaxNode): void {
-    let name: string | undefined;
-    if (target.name === 'VariableName') name = this.t(target);
-    else if (target.name === 'MemberExpression') {
-      const last = target.lastChild;
-      if (last?.name === 'PropertyName') name = this.t(last);
-      else if (last?.name === ']') {
-        const k = last.prevSibling && plainString(last.prevSibling, this.src);
-        if (k) name = k.value;
-      }
-    }
-    if (name) this.secretKeyword(name, value);
-  }
-
-  private secretKeyword(name: string, value: SyntaxNode): void {
-    if (value.name !== 'String') return;
-    const v = stringValue(value, this.src);
-    if (v === undefined) return;
-    if (secretInString(v)) return; // reported by literal()
-    const hit = secretInAssignment(name, v);
-    if (hit) this.secret(value, hit);
-  }
-
-  private secret(node: SyntaxNode, hit: SecretHit): void {
-    const rel = this.rel(node.from);
-    if (this.facts.secrets.some((s) => s.start === rel)) return;
-    this.facts.secrets.push({
-      code: 'hardcoded-secret',
-      start: rel,
-      end: this.rel(node.to),
-      message: `${hit.what} hard-coded in tool_code (${hit.redacted}). Read it from the environment (os.environ) or leave it as <API_KEY> / an empty string.`,
-      data: { kind: hit.kind },
-    });
-  }
-}
-
-interface ParamInfo {
-  name: string;
-  kind: 'positional' | 'positional-only' | 'keyword-only' | 'varargs' | 'kwargs' | 'marker';
-  hasDefault: boolean;
 }

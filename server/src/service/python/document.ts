@@ -3,7 +3,8 @@
 // (≲ 1 ms) and the analysis of the edited top-level statement only.
 import { TreeFragment, type SyntaxNode, type Tree, type ChangedRange } from '@lezer/common';
 import { parser } from './grammar/parser';
-import { ChunkAnalyzer, declarationError, type ChunkFacts, type RelProblem } from './analyze';
+import { ChunkAnalyzer, declarationError } from './analyze';
+import type { ChunkFacts, RelProblem } from './chunkFacts';
 import { lex } from './lexer';
 import type { PyProblem, PythonFacts, FunctionInfo } from './types';
 import { finish, type Steps } from '../steps';
@@ -177,7 +178,7 @@ export class PythonDocument {
           f = r.facts;
       }
       if (!f) {
-        f = new ChunkAnalyzer(src, ch.from, src.slice(ch.from, ch.to), ch.nodes, 1).run();
+        f = new ChunkAnalyzer(src, ch.from, src.slice(ch.from, ch.to), ch.nodes).run();
         analysed++;
       }
       results.push({ from: ch.from, to: ch.to, facts: f, clean });
@@ -186,14 +187,13 @@ export class PythonDocument {
       const startLine = [f.tokenError, f.parseError].some((e) => e && /\bline \d/.test(e.message))
         ? lineOf(ch.from)
         : 0;
-      const shift = (p: RelProblem): PyProblem =>
-        ({
-          ...p,
-          ...visible(src, p.start + base, p.end + base),
-          message: startLine
-            ? p.message.replace(/\bline (\d+)\b/g, (_, n: string) => `line ${Number(n) + startLine - 1}`)
-            : p.message,
-        }) as PyProblem;
+      const shift = (p: RelProblem): PyProblem => ({
+        ...p,
+        ...visible(src, p.start + base, p.end + base),
+        message: startLine
+          ? p.message.replace(/\bline (\d+)\b/g, (_, n: string) => `line ${Number(n) + startLine - 1}`)
+          : p.message,
+      });
       if (f.tokenError || f.parseError) broken = true;
       if (f.parseError) problems.push(shift(f.parseError));
       else if (f.compileError) problems.push(shift(f.compileError));
@@ -219,6 +219,7 @@ export class PythonDocument {
               start: base,
               end: ch.to,
               message: 'from __future__ imports must occur at the beginning of the file',
+              data: { stage: 'compiler' },
             });
         } else if (!(f.first === 'docstring' && statements === 0)) futuresAllowed = false;
         statements++;
@@ -292,8 +293,7 @@ export class PythonDocument {
       }
     } else if (executes.length) {
       const [first, ...rest] = executes;
-      for (const p of first.e.problems)
-        problems.push({ ...p, start: p.start + first.base, end: p.end + first.base } as PyProblem);
+      for (const p of first.e.problems) problems.push({ ...p, start: p.start + first.base, end: p.end + first.base });
       for (const r of rest) {
         problems.push({
           code: 'execute-redefined',

@@ -11,9 +11,17 @@
 // no initialisation.
 import { closest } from '../similar';
 import { PythonDocument } from './document';
-import type { PyProblem, PythonFacts } from './types';
+import type { ProblemOf, PyProblem, PythonFacts } from './types';
 
-export type { PyProblem, PyProblemCode, VariableKeyRef, ImportRef, FunctionInfo, PythonFacts } from './types';
+export type {
+  PyProblem,
+  PyProblemCode,
+  ProblemOf,
+  VariableKeyRef,
+  ImportRef,
+  FunctionInfo,
+  PythonFacts,
+} from './types';
 export { PythonDocument, diffRange } from './document';
 export {
   checkRequirements,
@@ -36,9 +44,12 @@ export function analyzePython(source: string): PythonFacts {
  * `{ name, candidates }`: the closest declared names, best first (for "did you mean" fixes), and the
  * key itself (for an "add variable" fix).
  */
-export function checkVariableKeys(facts: Pick<PythonFacts, 'keys'>, declaredNames: readonly string[]): PyProblem[] {
+export function checkVariableKeys(
+  facts: Pick<PythonFacts, 'keys'>,
+  declaredNames: readonly string[],
+): ProblemOf<'unknown-variable-key'>[] {
   const declared = new Set(declaredNames);
-  const out: PyProblem[] = [];
+  const out: ProblemOf<'unknown-variable-key'>[] = [];
   for (const k of facts.keys) {
     if (declared.has(k.name)) continue;
     const candidates = closest(k.name, declared);
@@ -61,7 +72,7 @@ export function checkVariableKeys(facts: Pick<PythonFacts, 'keys'>, declaredName
  */
 export function firstCPythonError(problems: readonly PyProblem[]): PyProblem | undefined {
   const syntax = problems.filter((p) => p.code === 'python-syntax');
-  const stage = (p: PyProblem) => (p.data as { stage?: string } | undefined)?.stage;
+  const stage = (p: PyProblem) => (p.code === 'python-syntax' ? p.data.stage : undefined);
   const first = syntax.find((p) => stage(p) !== 'compiler');
   if (!first) return syntax[0];
   if (stage(first) === 'tokenizer' || stage(first) === 'indent') return first;

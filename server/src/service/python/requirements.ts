@@ -34,10 +34,10 @@ export interface Requirement {
   line: number;
 }
 
-export interface RequirementProblem extends PyProblem {
+export type RequirementProblem = PyProblem & {
   /** Which text the offsets point into: the requirements string, or the Python source. */
   in: 'requirements' | 'tool_code';
-}
+};
 
 const ENV_VARS = new Set([
   'python_version',

@@ -15,19 +15,35 @@ export type PyProblemCode =
   | 'duplicate-requirement'
   | 'hardcoded-secret';
 
-export interface PyProblem {
-  code: PyProblemCode;
-  /** Offsets into the analysed text: the Python source, or the requirements text for requirement codes. */
+/** Where in CPython a syntax error arises: decides the one error CPython itself reports (firstCPythonError). */
+export type SyntaxStage = 'tokenizer' | 'indent' | 'parser' | 'compiler';
+
+/** What a problem carries, by rule: for quick fixes, and for choosing CPython's one syntax error. */
+export interface PyProblemData {
+  'python-syntax': { readonly stage: SyntaxStage };
+  'execute-signature': { readonly expected: '(variables)' };
+  'execute-redefined': { readonly first: { readonly start: number; readonly end: number } };
+  'duplicate-requirement': { readonly first: { readonly start: number; readonly end: number } };
+  'unknown-variable-key': { readonly name: string; readonly candidates: string[] };
+  'missing-requirement': { readonly module: string; readonly distribution: string };
+  'hardcoded-secret': { readonly kind: string };
+}
+
+/**
+ * A problem found in the Python source (offsets into the analysed text: the Python source, or the
+ * requirements text for requirement codes), with the data its rule carries.
+ */
+export type PyProblem = { [C in PyProblemCode]: ProblemWith<C> }[PyProblemCode];
+
+type ProblemWith<C extends PyProblemCode> = {
+  code: C;
   start: number;
   end: number;
   message: string;
-  /**
-   * Rule-specific data for quick fixes (see each producer). python-syntax carries
-   * `{ stage: 'tokenizer' | 'indent' | 'parser' | 'compiler' }`, which decides the one error CPython
-   * itself would report (see firstCPythonError).
-   */
-  data?: unknown;
-}
+} & (C extends keyof PyProblemData ? { data: PyProblemData[C] } : { data?: never });
+
+/** The problems of one rule. */
+export type ProblemOf<C extends PyProblemCode> = Extract<PyProblem, { code: C }>;
 
 /** A literal key of `variables["x"]`, `variables.get("x")` (also `.pop`/`.setdefault`) or `"x" in variables`. */
 export interface VariableKeyRef {

@@ -1,5 +1,4 @@
 import { child, stringValue } from '../json/nodes';
-import type { PyProblem } from '../python';
 import { pythonAnalysis } from '../python/load';
 import type { Validator } from './context';
 
@@ -24,7 +23,7 @@ export const variableKeys: Validator = (ctx) => {
   const names = model.variables.map((v) => v.name).filter((n): n is string => n !== undefined);
   for (const p of pythonAnalysis().checkVariableKeys(py.facts, names)) {
     const at = py.embedded.rangeToDocument(p.start, p.end);
-    const { name, candidates } = p.data as { name: string; candidates: string[] };
+    const { name, candidates } = p.data;
     const quote = py.facts.keys.find((k) => k.start === p.start)?.quote ?? '"';
     ctx.report('unknown-variable-key', at, p.message, {
       fix: 'unknown-name',
@@ -57,11 +56,11 @@ export const requirements: Validator = (ctx) => {
   const reqText = stringValue(reqNode);
   const reqEmbedded = reqNode?.type === 'string' ? model.embedded(reqNode) : undefined;
   for (const p of pythonAnalysis().checkRequirements(reqText, py.facts.imports)) {
-    const inCode = (p as PyProblem & { in: string }).in === 'tool_code';
+    const inCode = p.in === 'tool_code';
     const at = inCode ? py.embedded.rangeToDocument(p.start, p.end) : reqEmbedded!.rangeToDocument(p.start, p.end);
     const data =
       p.code === 'missing-requirement'
-        ? { fix: 'add-requirement' as const, distribution: (p.data as { distribution: string }).distribution }
+        ? { fix: 'add-requirement' as const, distribution: p.data.distribution }
         : undefined;
     ctx.report(p.code, at, p.message, data);
   }

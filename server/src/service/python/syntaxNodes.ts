@@ -1,0 +1,86 @@
+// Reading lezer's Python syntax tree: children, separators, string literals, and a chunk's offsets.
+import type { SyntaxNode } from '@lezer/common';
+
+/** The chunk being analysed: the whole source, and where the chunk starts in it. */
+export class Chunk {
+  constructor(
+    readonly src: string,
+    readonly base: number,
+  ) {}
+
+  /** An absolute offset as an offset in the chunk. */
+  rel(offset: number): number {
+    return offset - this.base;
+  }
+
+  /** A node's source text. */
+  text(node: SyntaxNode): string {
+    return this.src.slice(node.from, node.to);
+  }
+}
+
+/** Child nodes, comments left out. */
+export function children(node: SyntaxNode): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  for (let c = node.firstChild; c; c = c.nextSibling) if (c.name !== 'Comment') out.push(c);
+  return out;
+}
+
+/** The first error node inside `node` (document order), if any. */
+export function firstError(node: SyntaxNode): SyntaxNode | undefined {
+  if (node.type.isError) return node;
+  const c = node.cursor();
+  const end = node.to;
+  while (c.next()) {
+    if (c.from > end || (c.from === end && c.to === end && !c.type.isError)) break;
+    if (c.type.isError) return c.node;
+  }
+  return undefined;
+}
+
+/** Splits arguments at commas, except the commas of a comprehension's target list (`for k, v in`). */
+export function splitArgs(nodes: SyntaxNode[]): SyntaxNode[][] {
+  const out: SyntaxNode[][] = [[]];
+  let inTargets = false;
+  for (const n of nodes) {
+    if (n.name === 'for') inTargets = true;
+    else if (n.name === 'in') inTargets = false;
+    if (n.name === ',' && !inTargets) out.push([]);
+    else out[out.length - 1].push(n);
+  }
+  return out;
+}
+
+/** Splits a child list at separator nodes (by name); separators are dropped. */
+export function split(nodes: SyntaxNode[], sep: string): SyntaxNode[][] {
+  const out: SyntaxNode[][] = [[]];
+  for (const n of nodes) {
+    if (n.name === sep) out.push([]);
+    else out[out.length - 1].push(n);
+  }
+  return out;
+}
+
+/** The string value of a plain (non-f, non-bytes) string literal without escapes, or undefined. */
+export function plainString(
+  node: SyntaxNode,
+  src: string,
+): { value: string; start: number; end: number; quote: string } | undefined {
+  if (node.name !== 'String') return undefined;
+  const text = src.slice(node.from, node.to);
+  const m = /^([rRuU]?)('''|"""|'|")/.exec(text);
+  if (!m) return undefined;
+  const q = m[2];
+  if (!text.endsWith(q) || text.length < m[0].length + q.length) return undefined;
+  const value = text.slice(m[0].length, text.length - q.length);
+  if (value.includes('\\')) return undefined;
+  return { value, start: node.from + m[0].length, end: node.to - q.length, quote: q };
+}
+
+/** Decodes a string literal's value well enough for the secret rules (escapes kept verbatim). */
+export function stringValue(node: SyntaxNode, src: string): string | undefined {
+  const text = src.slice(node.from, node.to);
+  const m = /^([rRuUbB]{0,2})('''|"""|'|")/.exec(text);
+  if (!m) return undefined;
+  return text.slice(m[0].length, Math.max(m[0].length, text.length - m[2].length));
+}
