@@ -661,6 +661,33 @@ describe('tooldef run (CLI)', { skip }, () => {
     assert.doesNotMatch(d.stderr, /Looking for Python/);
   });
 
+  test('Ctrl-C stops the run: exit 130', async () => {
+    const f = file(
+      'sleepy.json',
+      greet(
+        'import sys, time\ndef execute(variables):\n    print("started", file=sys.stderr, flush=True)\n    time.sleep(600)\n    return "late"\n',
+      ),
+    );
+    let stderr = '';
+    let sent = false;
+    const code = await runCli(['run', f, '--defaults'], {
+      stdout: { write: () => true },
+      stderr: {
+        write: (s: string) => {
+          stderr += s;
+          // Once the tool runs, as a shell's Ctrl-C would (the CLI listens on its own process).
+          if (!sent && stderr.includes('started')) sent = process.emit('SIGINT');
+          return true;
+        },
+      },
+      cwd: root,
+      env: { ...process.env, TOOLDEF_CACHE_DIR: cacheDir },
+    });
+    assert.ok(sent, stderr);
+    assert.equal(code, 130, stderr);
+    assert.equal(process.listenerCount('SIGINT'), 0, 'the listener is removed');
+  });
+
   test('--json: the documented object', async () => {
     const f = file('json.json', greet('def execute(variables):\n    return "x"\n'));
     const r = await cli(f, '--defaults', '--json');

@@ -50,6 +50,7 @@ async function cli(args: string[], env: Record<string, string | undefined> = { T
   assert.ok(!stdout.includes(TOKEN) && !stderr.includes(TOKEN), 'the token is never printed');
   return { code, stdout, stderr };
 }
+const CLI_PATH = resolve(__dirname, '../../../dist/cli.js');
 const show = (r: Run): string => `exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
 
 describe('tooldef upload', () => {
@@ -173,11 +174,10 @@ describe('tooldef upload', () => {
     assert.match(top, /Usage: tooldef upload/);
   });
 
-  test('the built CLI (dist/cli.js) uploads with TOOLDEF_TOKEN from its environment', async (t) => {
-    const cliPath = resolve(__dirname, '../../../dist/cli.js');
-    if (!existsSync(cliPath)) return t.skip('dist/cli.js is not built');
+  test('the built CLI (dist/cli.js) uploads with TOOLDEF_TOKEN from its environment', async () => {
+    assert.ok(existsSync(CLI_PATH), 'npm test builds dist/cli.js first');
     const s = await server((_req, res) => json(res, 200, {}));
-    const child = spawn(process.execPath, [cliPath, 'upload', 'weather.json', '--url', s.origin, '--json'], {
+    const child = spawn(process.execPath, [CLI_PATH, 'upload', 'weather.json', '--url', s.origin, '--json'], {
       cwd: dir,
       env: { ...process.env, TOOLDEF_TOKEN: TOKEN },
     });
@@ -190,5 +190,24 @@ describe('tooldef upload', () => {
     assert.equal(code, 0, `${stdout}\n${stderr}`);
     assert.equal(JSON.parse(stdout).status, 'uploaded');
     assert.equal(s.received[0].headers.authorization, `Bearer ${TOKEN}`);
+  });
+
+  test('Ctrl-C while the service has the upload: cancelled, exit 130', async () => {
+    let arrived!: () => void;
+    const uploading = new Promise<void>((resolve) => (arrived = resolve));
+    const s = await server(() => arrived()); // never answers
+    const child = spawn(process.execPath, [CLI_PATH, 'upload', 'weather.json', '--url', s.origin], {
+      cwd: dir,
+      env: { ...process.env, TOOLDEF_TOKEN: TOKEN },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const closed = new Promise<number | null>((done) => child.on('close', done));
+    await uploading;
+    child.kill('SIGINT');
+    const code = await closed;
+    outputs.push(stderr);
+    assert.equal(code, 130, stderr);
+    assert.match(stderr, /Upload cancelled\./);
   });
 });

@@ -78,3 +78,24 @@ export async function withUsage(
     return 2;
   }
 }
+
+/**
+ * Waits for `work`, calling `stop` on Ctrl-C (SIGINT) meanwhile; says whether it was interrupted, so
+ * that the command can exit 130 as shells expect.
+ */
+export async function untilInterrupted<T>(
+  work: Promise<T>,
+  stop: () => void,
+): Promise<{ value: T; interrupted: boolean }> {
+  let interrupted = false;
+  const onSigint = (): void => {
+    interrupted = true;
+    stop();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    return { value: await work, interrupted };
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}

@@ -15,7 +15,7 @@ import {
 } from '../engine/run/limits';
 import { startRun } from '../engine/run/run';
 import type { RunResult } from '../engine/run/types';
-import { parseCommandArgs, positiveNumber, UsageError, withUsage, type Io } from './io';
+import { parseCommandArgs, positiveNumber, untilInterrupted, UsageError, withUsage, type Io } from './io';
 
 export const RUN_USAGE = `Usage: tooldef run [--input NAME=VALUE]... [--defaults] [--timeout SECONDS] [--memory MB]
                   [--python PATH] [--find-links DIR]... [--no-index] [--json] [--quiet] FILE
@@ -166,18 +166,7 @@ async function run(opts: RunCliOptions, io: Io): Promise<number> {
     onStdout: (t) => io.stderr.write(t),
     onStderr: (t) => io.stderr.write(t),
   });
-  let interrupted = false;
-  const onSigint = (): void => {
-    interrupted = true;
-    handle.stop();
-  };
-  process.on('SIGINT', onSigint);
-  let result: RunResult;
-  try {
-    result = await handle.result;
-  } finally {
-    process.removeListener('SIGINT', onSigint);
-  }
+  const { value: result, interrupted } = await untilInterrupted(handle.result, () => handle.stop());
 
   for (const n of result.notices) say(`note: ${n}`);
   if (opts.json) {

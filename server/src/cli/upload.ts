@@ -7,7 +7,16 @@ import type { UploadResult } from '../engine/upload/types';
 import type { Kind } from '../service/kind';
 import { severityName } from '../service/rules';
 import { formatText } from './report';
-import { oneOf, parseCommandArgs, positiveNumber, UsageError, VERSION, withUsage, type Io } from './io';
+import {
+  oneOf,
+  parseCommandArgs,
+  positiveNumber,
+  untilInterrupted,
+  UsageError,
+  VERSION,
+  withUsage,
+  type Io,
+} from './io';
 
 export const UPLOAD_USAGE = `Usage: tooldef upload --url URL [--timeout SECONDS] [--setup-timeout SECONDS] [--force]
                      [--kind smart|llm] [--json] [--quiet] FILE
@@ -110,15 +119,8 @@ async function upload(opts: UploadCliOptions, io: Io): Promise<number> {
   }
 
   const controller = new AbortController();
-  let interrupted = false;
-  const onSigint = (): void => {
-    interrupted = true;
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
-  let result: UploadResult;
-  try {
-    result = await uploadDefinition(
+  const { value: result, interrupted } = await untilInterrupted(
+    uploadDefinition(
       {
         url: url.url.toString(),
         token,
@@ -136,10 +138,9 @@ async function upload(opts: UploadCliOptions, io: Io): Promise<number> {
           if (!opts.quiet && p.phase !== 'done') say(p.message);
         },
       },
-    );
-  } finally {
-    process.removeListener('SIGINT', onSigint);
-  }
+    ),
+    () => controller.abort(),
+  );
 
   const v = result.validation;
   if (v && (v.errors || (v.warnings && !opts.quiet))) {
