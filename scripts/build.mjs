@@ -87,6 +87,33 @@ const pythonApart = {
 
 generateValidators();
 
+/** The browser bundle has no files beside it: the parse tables are inlined (grammar/tablesInline.ts). */
+const tablesInline = {
+  name: 'tables-inline',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/tables$/ }, (args) =>
+      args.importer.endsWith(join('grammar', 'parser.ts'))
+        ? { path: join(args.resolveDir, 'tablesInline.ts') }
+        : undefined,
+    );
+  },
+};
+
+/**
+ * The web extension (vscode.dev, github.dev, a web worker extension host): the client, and the
+ * language server as a web worker, the Python analysis and its tables inside it.
+ */
+const browser = {
+  bundle: true,
+  platform: 'browser',
+  target: 'es2022',
+  sourcemap: production ? false : 'linked',
+  minify: true,
+  logLevel: 'warning',
+  legalComments: 'none',
+  charset: 'utf8',
+};
+
 /**
  * dist/server-main.js is the language server; dist/server.js starts it, from a V8 code cache when
  * the client names a directory for one (server/src/boot.ts), keyed by the hash of server-main.js.
@@ -135,6 +162,23 @@ await Promise.all([
     plugins: [pythonApart],
   }),
   build({ ...common, entryPoints: { python: 'server/src/service/python/index.ts' }, outdir: 'dist', minify: true }),
+  build({
+    ...browser,
+    entryPoints: { server: 'server/src/browserServer.ts' },
+    outdir: 'dist/web',
+    format: 'iife',
+    loader: { '.grammar-data': 'text' },
+    plugins: [tablesInline],
+    // csv-parse's own browser build (it carries the Buffer its Node build takes from Node).
+    alias: { 'csv-parse/sync': 'csv-parse/browser/esm/sync' },
+  }),
+  build({
+    ...browser,
+    entryPoints: { extension: 'client/src/web/extension.ts' },
+    outdir: 'dist/web',
+    format: 'cjs',
+    external: ['vscode'],
+  }),
   // The server and the CLI are always minified: their size is part of the product (start-up, .vsix).
   buildServer(),
   build({

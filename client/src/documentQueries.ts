@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { LanguageClient, RequestType } from 'vscode-languageclient/node';
+import type { BaseLanguageClient as LanguageClient, RequestType } from 'vscode-languageclient';
 import {
   AvatarEditsRequest,
   CheckOutputRequest,

@@ -267,8 +267,13 @@ async function run(cmd, args, env, logFile) {
  * code, which the workbench hands to `window.codeAutomationExit` as it does for VS Code's own
  * automated tests.
  */
+/** Debian's Chromium, headless, as every browser suite here runs it. */
+export function launchChromium() {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
 export async function openWorkbench(url, folder, { extensionTests } = {}) {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     let query = `folder=${encodeURIComponent(folder)}`;

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { isSearched, jsonFilesUnder } from '../../server/src/workspace/jsonFiles';
+import { jsonFilesUnder } from '../../server/src/workspace/jsonFiles';
+import { isSearched } from '../../server/src/workspace/searched';
 
 describe('jsonFilesUnder', () => {
   const root = mkdtempSync(join(tmpdir(), 'tooldef-walk-'));

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { DefinitionIndex } from '../../server/src/lsp/workspaceIndex';
+import { nodeRuntime } from '../../server/src/node/runtime';
 import { smartTool } from '../helpers';
 
 describe('DefinitionIndex', () => {
@@ -13,7 +14,7 @@ describe('DefinitionIndex', () => {
     try {
       writeFileSync(join(folder, 'a.json'), smartTool({ metadata: { tool_name: 'twin' } }));
       writeFileSync(join(folder, 'b.json'), smartTool({ metadata: { tool_name: 'twin' } }));
-      const index = new DefinitionIndex();
+      const index = new DefinitionIndex(nodeRuntime().disk);
       await index.scanFolders(['vscode-vfs://github/owner/repo', pathToFileURL(folder).href]);
       assert.ok(index.hasSmartTools());
       const a = pathToFileURL(join(folder, 'a.json')).href;
@@ -32,7 +33,7 @@ describe('DefinitionIndex', () => {
       mkdirSync(join(folder, 'old'));
       writeFileSync(join(folder, 'a.json'), smartTool({ metadata: { tool_name: 'twin' } }));
       writeFileSync(join(folder, 'old', 'b.json'), smartTool({ metadata: { tool_name: 'twin' } }));
-      const index = new DefinitionIndex();
+      const index = new DefinitionIndex(nodeRuntime().disk);
       await index.scanFolders([pathToFileURL(folder).href]);
       const a = pathToFileURL(join(folder, 'a.json')).href;
       assert.equal(index.toolsNamed('twin', a).length, 1);
@@ -40,6 +41,20 @@ describe('DefinitionIndex', () => {
       assert.deepEqual(index.toolsNamed('twin', a), []);
       assert.ok(index.hasSmartTools(), 'a.json is still there');
       assert.deepEqual(index.smartToolsOnDisk(), [a]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('without a disk (in a browser) scans nothing and knows the open documents only', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'tooldef-index-'));
+    try {
+      writeFileSync(join(folder, 'a.json'), smartTool({ metadata: { tool_name: 'twin' } }));
+      const index = new DefinitionIndex(undefined);
+      await index.scanFolders([pathToFileURL(folder).href]);
+      await index.updateFile(pathToFileURL(join(folder, 'a.json')).href);
+      assert.equal(index.hasSmartTools(), false);
+      assert.deepEqual(index.toolsNamed('twin', 'untitled:x'), []);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

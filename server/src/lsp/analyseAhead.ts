@@ -1,5 +1,3 @@
-import { promises as fs } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { LanguageService, ModelCache } from '../service/languageService';
 import { lineCount } from '../service/positions';
@@ -18,6 +16,7 @@ export async function analyseAhead(
   service: LanguageService,
   cache: ModelCache,
   isOpen: (uri: string) => boolean,
+  readFile: (uri: string) => Promise<string>,
 ): Promise<{ files: number; lines: number }> {
   let files = 0;
   let lines = 0;
@@ -25,7 +24,7 @@ export async function analyseAhead(
     if (isOpen(uri)) continue;
     let text: string;
     try {
-      text = await fs.readFile(fileURLToPath(uri), 'utf8');
+      text = await readFile(uri);
     } catch {
       continue; // gone since the scan
     }

@@ -22,7 +22,8 @@ import { newDefinitionText } from '../service/templates';
 import { runnableTool } from '../engine/run/definition';
 import { llmToolOf } from '../engine/llm/prompt';
 import { checkOutput } from '../engine/llm/expectedOutput';
-import { validateForUpload } from '../engine/upload/validate';
+import type { validateForUpload } from '../engine/upload/validate';
+import { base64Bytes } from '../service/base64';
 import type { Settings } from '../service/settings';
 import type { WorkspaceIndex } from '../service/validation/context';
 import { runSafe } from './runSafe';
@@ -33,12 +34,14 @@ export interface DocumentRequestsContext {
   /** The user's settings as the server has them now. */
   readonly settings: () => Settings;
   readonly workspace: WorkspaceIndex;
+  /** The upload gate, where uploads can be made (not in a browser). */
+  readonly validateForUpload?: typeof validateForUpload;
 }
 
 /** The client's questions about a definition's content (server/src/protocol.ts). */
 export function registerDocumentRequests(
   connection: Connection,
-  { synced, settings, workspace }: DocumentRequestsContext,
+  { synced, settings, workspace, validateForUpload }: DocumentRequestsContext,
 ): void {
   const modelOf = (p: DocumentText): ToolModel =>
     synced(p.uri, p.text) ?? new ToolModel(TextDocument.create(p.uri, 'tooldef', 0, p.text), p.kind ?? undefined);
@@ -112,16 +115,17 @@ export function registerDocumentRequests(
     runSafe(connection, 'check output', [], token, () => checkOutput(p.text, p.expected)),
   );
 
-  connection.onRequest(ValidateForUploadRequest, (p, token) =>
-    runSafe(connection, 'validate for upload', unreadable(), token, () =>
-      validateForUpload(Buffer.from(p.bytes, 'base64'), {
-        filePath: p.uri,
-        kind: p.kind ?? undefined,
-        settings: settings(),
-        workspace,
-      }),
-    ),
-  );
+  if (validateForUpload)
+    connection.onRequest(ValidateForUploadRequest, (p, token) =>
+      runSafe(connection, 'validate for upload', unreadable(), token, () =>
+        validateForUpload(base64Bytes(p.bytes), {
+          filePath: p.uri,
+          kind: p.kind ?? undefined,
+          settings: settings(),
+          workspace,
+        }),
+      ),
+    );
 
   connection.onRequest(NewDefinitionRequest, (p, token) =>
     runSafe(connection, 'new definition', '', token, () => newDefinitionText(p.kind, p.answers)),

@@ -1,3 +1,4 @@
+import { immediate } from './immediate';
 import type { Steps } from '../service/steps';
 
 /** How long one slice may hold the event loop: well under a keystroke's budget. */
@@ -32,10 +33,10 @@ export function runInSlices(
       } catch (e) {
         return reject(e);
       }
-      setImmediate(slice);
+      immediate(slice);
     };
     slice();
   }).finally(() => {
-    if (!background && --foreground === 0) for (const resume of waiting.splice(0)) setImmediate(resume);
+    if (!background && --foreground === 0) for (const resume of waiting.splice(0)) immediate(resume);
   });
 }

@@ -1,8 +1,6 @@
-import { existsSync, promises as fs } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { fileKey, inFolder } from '../service/fileKey';
-import { jsonFilesUnder } from '../workspace/jsonFiles';
+import type { Disk } from './runtime';
 import { mayBeDefinition } from '../service/kind';
 import { ToolModel } from '../service/model';
 import type { RelatedLocation, WorkspaceIndex } from '../service/validation/context';
@@ -33,6 +31,9 @@ export class DefinitionIndex implements WorkspaceIndex {
   private readonly onDisk = new Map<string, DiskEntry>();
   private readonly open = new Map<string, Entry | null>();
 
+  /** `disk`: where the workspace's files are read; without one only open documents are known. */
+  constructor(private readonly disk: Disk | undefined) {}
+
   toolsNamed(name: string, exceptUri: string): RelatedLocation[] {
     const out: RelatedLocation[] = [];
     const except = fileKey(exceptUri);
@@ -48,7 +49,7 @@ export class DefinitionIndex implements WorkspaceIndex {
       // A deleted folder is reported as the folder alone, which the `**/*.json` watcher does not
       // match (microsoft/vscode#109754, as designed): a namesake on disk is checked to still be
       // there before it is reported.
-      if (e.name === name && !this.open.has(key) && !existsSync(fileURLToPath(e.uri))) this.onDisk.delete(key);
+      if (e.name === name && !this.open.has(key) && !this.disk?.exists(e.uri)) this.onDisk.delete(key);
       else consider(key, e);
     }
     return out;
@@ -80,24 +81,24 @@ export class DefinitionIndex implements WorkspaceIndex {
   }
 
   async scanFolders(folders: readonly string[]): Promise<void> {
+    if (!this.disk) return;
     let budget = MAX_FILES;
-    // Folders of other schemes (remote, virtual) are not on this machine's disk.
     for (const folder of folders) {
-      if (!folder.startsWith('file:')) continue;
-      for await (const path of jsonFilesUnder(fileURLToPath(folder))) {
+      for await (const uri of this.disk.jsonFiles(folder)) {
         if (budget-- <= 0) return;
-        await this.updateFile(pathToFileURL(path).toString());
+        await this.updateFile(uri);
       }
     }
   }
 
   async updateFile(uri: string): Promise<void> {
     const key = fileKey(uri);
+    if (!this.disk) return;
     try {
-      const path = fileURLToPath(uri);
-      const stat = await fs.stat(path);
+      const stat = await this.disk.stat(uri);
+      if (!stat) return void this.onDisk.delete(key);
       if (stat.size > MAX_FILE_BYTES) return;
-      const text = await fs.readFile(path, 'utf8');
+      const text = await this.disk.readFile(uri);
       const entry = mayBeDefinition(text) ? entryOf(new ToolModel(TextDocument.create(uri, 'json', 0, text))) : null;
       if (entry) this.onDisk.set(key, { ...entry, modified: stat.mtimeMs });
       else this.onDisk.delete(key);

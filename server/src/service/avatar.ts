@@ -3,6 +3,7 @@ import { JPG } from 'image-size/types/jpg';
 import { PNG } from 'image-size/types/png';
 import { SVG } from 'image-size/types/svg';
 import { WEBP } from 'image-size/types/webp';
+import { base64Bytes } from './base64';
 
 /** Only the formats an avatar may have: importing image-size's handlers one by one keeps the rest out of the bundle. */
 const HANDLERS = [
@@ -98,9 +99,9 @@ function inspect(text: string): AvatarInfo {
     };
   }
   const bytes = Math.floor((compact.length * 3) / 4) - (pad >= 0 ? compact.length - pad : 0);
-  const head = Buffer.from(compact.slice(0, HEADER_CHARS), 'base64');
   try {
-    const size = imageSize(head);
+    // HEADER_CHARS is a whole number of base64 groups, so the slice decodes on its own.
+    const size = imageSize(base64Bytes(compact.slice(0, HEADER_CHARS)));
     const mime = size.type ? ACCEPTED[size.type] : undefined;
     if (!mime) return { ok: false, problem: 'not-image', bytes };
     return { ok: true, type: size.type!, width: size.width, height: size.height, bytes, mime };

@@ -27,13 +27,8 @@ const code = parser.replace(
 );
 if (Object.keys(tables).length !== 5)
   throw new Error(`expected 5 tables in the generated parser, found ${Object.keys(tables).join(', ')}`);
-const loader = [
-  "import { readFileSync } from 'node:fs'",
-  "import { join } from 'node:path'",
-  "import tablesFile from './python-tables.grammar-data'",
-  "/** The tables, copied beside the bundle by esbuild's file loader (see scripts/build.mjs). */",
-  "const tables = JSON.parse(readFileSync(join(__dirname, tablesFile), 'utf8'))",
-].join('\n');
+// tables.ts reads them from beside the bundle; the browser bundle inlines them (see scripts/build.mjs).
+const loader = "import { tables } from './tables'";
 writeFileSync(join(dir, 'python-tables.grammar-data'), JSON.stringify(tables));
 writeFileSync(
   join(dir, 'parser.ts'),

@@ -1,0 +1,438 @@
+import {
+  DidChangeConfigurationNotification,
+  ErrorCodes,
+  FileChangeType,
+  FileOperationPatternKind,
+  ResponseError,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type CancellationToken,
+  type Connection,
+  type InitializeResult,
+  type Position,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DocumentKindNotification } from '../protocol';
+import { readConfig, type ServerConfig } from '../service/config';
+import { fileKey, inFolder } from '../service/fileKey';
+import type { Kind } from '../service/kind';
+import { getLanguageService, ModelCache, type ToolModel } from '../service/languageService';
+import { isRuleCode } from '../service/rules';
+import { SEMANTIC_LEGEND } from '../service/semanticTokens';
+import { VERSION } from '../version';
+import { isSearched } from '../workspace/searched';
+import { analyseAhead } from './analyseAhead';
+import { registerDocumentRequests } from './documentRequests';
+import { immediate } from './immediate';
+import { logFailure, runSafe, runSafeAsync } from './runSafe';
+import type { ServerRuntime } from './runtime';
+import { runInSlices } from './slices';
+import { warmUpPython } from './warmUp';
+import { DefinitionIndex } from './workspaceIndex';
+
+/**
+ * The language server on `connection`: the same in Node and in a browser's web worker, with what
+ * differs between them given as `runtime` (see server.ts and browserServer.ts, the two entries).
+ */
+export function startServer(connection: Connection, runtime: ServerRuntime): void {
+  console.log = connection.console.log.bind(connection.console);
+  console.error = connection.console.error.bind(connection.console);
+  runtime.onUnhandledRejection((e) => connection.console.error(`Unhandled rejection: ${String(e)}`));
+
+  const documents = new TextDocuments(TextDocument);
+  const index = new DefinitionIndex(runtime.disk);
+  const service = getLanguageService({ workspace: index });
+  const models = new ModelCache(service);
+  let config: ServerConfig = readConfig(undefined);
+  let pullConfiguration = false;
+  let folderChanges = false;
+  let workspaceFolders: string[] = [];
+  /** Kinds the user forced per document, sent by the client. */
+  const forcedKinds = new Map<string, Kind>();
+
+  const modelOf = (uri: string) => {
+    const doc = documents.get(uri);
+    return doc ? models.get(doc, forcedKinds.get(uri)) : undefined;
+  };
+
+  const FOLDER_OPERATIONS = {
+    filters: [{ scheme: 'file', pattern: { glob: '**/*', matches: FileOperationPatternKind.folder } }],
+  };
+
+  connection.onInitialize((params): InitializeResult => {
+    pullConfiguration = !!params.capabilities.workspace?.configuration;
+    folderChanges = !!params.capabilities.workspace?.workspaceFolders;
+    config = readConfig((params.initializationOptions as { settings?: unknown } | undefined)?.settings);
+    service.configure(config.settings);
+    workspaceFolders = (params.workspaceFolders ?? []).map((f) => f.uri);
+    if (!workspaceFolders.length && params.rootUri) workspaceFolders = [params.rootUri];
+    return {
+      capabilities: {
+        workspace: {
+          workspaceFolders: { supported: true, changeNotifications: true },
+          // Folders created, renamed or deleted in VS Code: the file watcher reports the folder alone,
+          // never the definitions inside it (microsoft/vscode#109754).
+          fileOperations: { didCreate: FOLDER_OPERATIONS, didRename: FOLDER_OPERATIONS, didDelete: FOLDER_OPERATIONS },
+        },
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        completionProvider: { triggerCharacters: ['"', '{', ':', ' ', ','] },
+        hoverProvider: true,
+        codeActionProvider: { codeActionKinds: ['quickfix', 'refactor.rewrite'] },
+        documentSymbolProvider: true,
+        definitionProvider: true,
+        referencesProvider: true,
+        documentHighlightProvider: true,
+        renameProvider: { prepareProvider: true },
+        documentFormattingProvider: true,
+        documentRangeFormattingProvider: true,
+        foldingRangeProvider: true,
+        selectionRangeProvider: true,
+        semanticTokensProvider: { legend: SEMANTIC_LEGEND, full: true },
+      },
+      serverInfo: { name: 'tooldef', version: VERSION },
+    };
+  });
+
+  connection.onInitialized(() => {
+    if (pullConfiguration) {
+      void connection.client.register(DidChangeConfigurationNotification.type, { section: 'tooldef' });
+      void refreshConfig();
+    }
+    void index.scanFolders(workspaceFolders).then(() => {
+      revalidateAll();
+      // Workspaces with smart tools analyse them, and compile the Python analysis, while idle: not
+      // on the first open.
+      if (index.hasSmartTools())
+        setTimeout(() => void analyseAheadOf(index.smartToolsOnDisk(), 'of the workspace').then(warmUp), 50);
+    }, logScanFailure);
+    // Folders added to or removed from a multi-root workspace change which tool names are taken.
+    if (folderChanges) {
+      connection.workspace.onDidChangeWorkspaceFolders(({ added, removed }) => {
+        const gone = removed.map((f) => f.uri);
+        const come = added.map((f) => f.uri);
+        workspaceFolders = [...workspaceFolders.filter((f) => !gone.includes(f)), ...come];
+        foldersChanged(gone, come);
+      });
+    }
+  });
+
+  /** Analyses ahead run one after another: the start-up's, then those of files changed on disk since. */
+  let analysingAhead: Promise<void> = Promise.resolve();
+
+  /**
+   * Analyses the smart tools among `uris` (files on disk, newest first) ahead of opening, after any
+   * analysis ahead still running; `what` names them in the log.
+   */
+  function analyseAheadOf(uris: readonly string[], what: string): Promise<void> {
+    const run = async (): Promise<void> => {
+      const started = performance.now();
+      try {
+        const isOpen = (uri: string) => documents.all().some((d) => fileKey(d.uri) === fileKey(uri));
+        const disk = runtime.disk;
+        if (!disk) return;
+        const { files, lines } = await analyseAhead(uris, service, models, isOpen, (uri) => disk.readFile(uri));
+        if (!files) return; // all open, kept as they are, or no room left: nothing to tell
+        const tools = `${files} smart tool${files === 1 ? '' : 's'} (${lines} lines of Python)`;
+        connection.console.info(
+          `Analysed ${tools} ${what} ahead of opening in ${Math.round(performance.now() - started)} ms`,
+        );
+      } catch (e) {
+        logFailure(connection, 'analysis ahead of opening', e);
+      }
+    };
+    return (analysingAhead = analysingAhead.then(run));
+  }
+
+  /** Smart tools on disk (newest first) whose file key passes `test`. */
+  function smartToolsWhere(test: (key: string) => boolean): string[] {
+    return index.smartToolsOnDisk().filter((uri) => test(fileKey(uri)));
+  }
+
+  function warmUp(): void {
+    connection.console.info('Warming the Python analysis up (the workspace has smart tools)');
+    const started = performance.now();
+    runInSlices(warmUpPython(service), () => false, 'background').then(
+      () => connection.console.info(`Python analysis warmed up in ${Math.round(performance.now() - started)} ms`),
+      (e) => logFailure(connection, 'warm-up', e),
+    );
+  }
+
+  async function refreshConfig(): Promise<void> {
+    try {
+      config = readConfig(await connection.workspace.getConfiguration('tooldef'));
+    } catch (e) {
+      connection.console.error(`Reading settings failed: ${String(e)}`);
+    }
+    service.configure(config.settings);
+    revalidateAll();
+  }
+
+  connection.onDidChangeConfiguration((change) => {
+    if (pullConfiguration) {
+      void refreshConfig();
+    } else {
+      config = readConfig((change.settings as { tooldef?: unknown } | undefined)?.tooldef);
+      service.configure(config.settings);
+      revalidateAll();
+    }
+  });
+
+  // Validation: coalesced per document (a burst of changes in one turn of the event loop is validated
+  // once), and dropped when a newer version arrived meanwhile.
+  const pending = new Map<string, object>();
+
+  function scheduleValidation(uri: string): void {
+    const ticket = {};
+    pending.set(uri, ticket);
+    immediate(() => {
+      if (pending.get(uri) !== ticket) return; // a later change, or the close, took its place
+      pending.delete(uri);
+      validate(uri);
+    });
+  }
+
+  /**
+   * Parses, runs the embedded-Python analysis in slices (requests are answered in between; a newer
+   * version or a close abandons it) and publishes the diagnostics of that version.
+   */
+  function validate(uri: string): void {
+    const doc = documents.get(uri);
+    if (!doc) return;
+    const version = doc.version;
+    const stale = () => documents.get(uri) !== doc || doc.version !== version;
+    const model = runSafe(connection, `parse ${uri}`, undefined, undefined, () => {
+      const m = models.get(doc, forcedKinds.get(uri));
+      if (index.setOpen(m)) revalidateOthers(uri);
+      return m;
+    });
+    if (!model || model instanceof ResponseError) return;
+    const publish = (): void => {
+      const diagnostics = runSafe(connection, `validate ${uri}`, [], undefined, () => service.doValidation(model));
+      if (stale() || !Array.isArray(diagnostics)) return;
+      void connection.sendDiagnostics({ uri, version, diagnostics });
+    };
+    const python = model.pythonSteps();
+    if (!python) return publish();
+    runInSlices(python, stale).then(
+      (done) => {
+        if (!done) return;
+        const work = model.pythonAnalysisWork;
+        if (work)
+          connection.console.debug(
+            `Python analysis of ${uri}: ${work.analysed} of ${work.chunks} top-level statements analysed, the rest reused`,
+          );
+        publish();
+      },
+      (e) => {
+        logFailure(connection, `Python analysis of ${uri}`, e);
+        publish();
+      },
+    );
+  }
+
+  function revalidateAll(): void {
+    for (const doc of documents.all()) scheduleValidation(doc.uri);
+  }
+
+  /** A tool name changed: other open definitions may gain or lose a `duplicate-tool-name`. */
+  function revalidateOthers(uri: string): void {
+    for (const doc of documents.all()) if (doc.uri !== uri) scheduleValidation(doc.uri);
+  }
+
+  connection.onNotification(DocumentKindNotification, ({ uri, kind }) => {
+    if (kind) forcedKinds.set(uri, kind);
+    else forcedKinds.delete(uri);
+    scheduleValidation(uri);
+  });
+
+  documents.onDidOpen((e) => scheduleValidation(e.document.uri));
+  documents.onDidChangeContent((e) => scheduleValidation(e.document.uri));
+  documents.onDidClose((e) => {
+    pending.delete(e.document.uri);
+    models.delete(e.document.uri);
+    forcedKinds.delete(e.document.uri);
+    index.closeDocument(e.document.uri);
+    void index.updateFile(e.document.uri).then(() => revalidateOthers(e.document.uri));
+    void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  });
+
+  /** Folders created, renamed or deleted in VS Code: their definitions enter or leave the index. */
+  function foldersChanged(gone: readonly string[], added: readonly string[]): void {
+    for (const uri of gone) index.forgetFolder(uri);
+    void index.scanFolders(added).then(() => {
+      revalidateAll();
+      const tools = smartToolsWhere((key) => added.some((folder) => inFolder(key, folder)));
+      if (tools.length) void analyseAheadOf(tools, 'in the folders added');
+    }, logScanFailure);
+  }
+
+  function logScanFailure(e: unknown): void {
+    connection.console.error(`Workspace scan failed: ${String(e)}`);
+  }
+
+  /** Folders from file operations that a scan of the workspace would search. */
+  function searchedFolders(uris: readonly string[]): string[] {
+    return uris.filter((uri) => isSearched(uri, workspaceFolders, true));
+  }
+
+  connection.workspace.onDidCreateFiles(({ files }) => foldersChanged([], searchedFolders(files.map((f) => f.uri))));
+  connection.workspace.onDidRenameFiles(({ files }) =>
+    foldersChanged(
+      files.map((f) => f.oldUri),
+      searchedFolders(files.map((f) => f.newUri)),
+    ),
+  );
+  connection.workspace.onDidDeleteFiles(({ files }) =>
+    foldersChanged(
+      files.map((f) => f.uri),
+      [],
+    ),
+  );
+
+  connection.onDidChangeWatchedFiles(async (params) => {
+    const written = new Set<string>();
+    for (const change of params.changes) {
+      if (change.type === FileChangeType.Deleted) {
+        index.deleteFile(change.uri);
+        models.unprepare(change.uri);
+      } else if (isSearched(change.uri, workspaceFolders)) {
+        await index.updateFile(change.uri);
+        written.add(fileKey(change.uri));
+      }
+    }
+    revalidateAll();
+    // Created or changed outside the editor (a pull, a checkout, a generator): ready before opening.
+    const tools = smartToolsWhere((key) => written.has(key));
+    if (tools.length) void analyseAheadOf(tools, 'changed on disk');
+  });
+
+  /**
+   * The model of a document for a request whose answer needs the embedded-Python analysis (for a
+   * position in tool_code only, with `at`): an analysis still running is finished in slices, beside the
+   * validation's and on the same steps, so that other requests are answered meanwhile (VS Code asks for
+   * the outline and the semantic tokens as soon as a file opens). Undefined when the document is not
+   * open or the request was cancelled meanwhile.
+   */
+  async function readyModelOf(uri: string, token: CancellationToken, at?: Position): Promise<ToolModel | undefined> {
+    const model = modelOf(uri);
+    const steps = model?.pythonSteps();
+    if (!model || !steps) return model;
+    if (at && !model.inPython(model.offsetAt(at))) return model;
+    return (await runInSlices(steps, () => token.isCancellationRequested)) ? model : undefined;
+  }
+
+  connection.onCompletion((p, token) =>
+    runSafe(connection, 'completion', null, token, () => {
+      const model = modelOf(p.textDocument.uri);
+      return model ? service.doComplete(model, p.position) : null;
+    }),
+  );
+
+  connection.onHover((p, token) =>
+    runSafeAsync(connection, 'hover', null, token, async () => {
+      const model = await readyModelOf(p.textDocument.uri, token, p.position);
+      return model ? service.doHover(model, p.position) : null;
+    }),
+  );
+
+  connection.onCodeAction((p, token) =>
+    runSafe(connection, 'code actions', [], token, () => {
+      const model = modelOf(p.textDocument.uri);
+      const ours = p.context.diagnostics.filter((d) => d.source === 'tooldef' && isRuleCode(d.code));
+      return model ? service.doCodeActions(model, p.range, ours) : [];
+    }),
+  );
+
+  connection.onDocumentSymbol((p, token) =>
+    runSafeAsync(connection, 'document symbols', [], token, async () => {
+      const model = await readyModelOf(p.textDocument.uri, token);
+      return model ? service.findDocumentSymbols(model) : [];
+    }),
+  );
+
+  connection.onDefinition((p, token) =>
+    runSafeAsync(connection, 'definition', [], token, async () => {
+      const model = await readyModelOf(p.textDocument.uri, token);
+      return model ? service.findDefinition(model, p.position) : [];
+    }),
+  );
+
+  connection.onReferences((p, token) =>
+    runSafeAsync(connection, 'references', [], token, async () => {
+      const model = await readyModelOf(p.textDocument.uri, token);
+      return model ? service.findReferences(model, p.position, p.context.includeDeclaration) : [];
+    }),
+  );
+
+  connection.onDocumentHighlight((p, token) =>
+    runSafeAsync(connection, 'document highlights', [], token, async () => {
+      const model = await readyModelOf(p.textDocument.uri, token);
+      return model ? service.findDocumentHighlights(model, p.position) : [];
+    }),
+  );
+
+  connection.onPrepareRename((p, token) =>
+    runSafeAsync(connection, 'prepare rename', null, token, async () => {
+      const model = await readyModelOf(p.textDocument.uri, token);
+      return model ? service.prepareRename(model, p.position) : null;
+    }),
+  );
+
+  connection.onRenameRequest(async (p, token) => {
+    const result = await runSafeAsync(connection, 'rename', null, token, async () => {
+      const model = await readyModelOf(p.textDocument.uri, token);
+      return model ? service.doRename(model, p.position, p.newName) : null;
+    });
+    if (result === null || result instanceof ResponseError) return result;
+    // A refused rename is shown to the user as the request's error message.
+    return 'edit' in result ? result.edit : new ResponseError(ErrorCodes.InvalidRequest, result.error);
+  });
+
+  connection.onDocumentFormatting((p, token) =>
+    runSafe(connection, 'format', [], token, () => {
+      const model = modelOf(p.textDocument.uri);
+      return model ? service.format(model, undefined, p.options) : [];
+    }),
+  );
+
+  connection.onDocumentRangeFormatting((p, token) =>
+    runSafe(connection, 'range format', [], token, () => {
+      const model = modelOf(p.textDocument.uri);
+      return model ? service.format(model, p.range, p.options) : [];
+    }),
+  );
+
+  connection.onFoldingRanges((p, token) =>
+    runSafe(connection, 'folding ranges', [], token, () => {
+      const model = modelOf(p.textDocument.uri);
+      return model ? service.getFoldingRanges(model) : [];
+    }),
+  );
+
+  connection.onSelectionRanges((p, token) =>
+    runSafe(connection, 'selection ranges', [], token, () => {
+      const model = modelOf(p.textDocument.uri);
+      return model ? service.getSelectionRanges(model, p.positions) : [];
+    }),
+  );
+
+  connection.languages.semanticTokens.on((p, token) =>
+    runSafeAsync(connection, 'semantic tokens', { data: [] }, token, async () => {
+      const model = await readyModelOf(p.textDocument.uri, token);
+      return { data: model ? service.getSemanticTokens(model) : [] };
+    }),
+  );
+
+  registerDocumentRequests(connection, {
+    synced: (uri, text) => {
+      const doc = documents.get(uri);
+      return doc?.getText() === text ? models.get(doc, forcedKinds.get(uri)) : undefined;
+    },
+    settings: () => config.settings,
+    workspace: index,
+    validateForUpload: runtime.validateForUpload,
+  });
+
+  documents.listen(connection);
+  connection.listen();
+}

@@ -1,0 +1,32 @@
+import { existsSync, promises as fs } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { validateForUpload } from '../engine/upload/validate';
+import type { Disk, ServerRuntime } from '../lsp/runtime';
+import { jsonFilesUnder } from '../workspace/jsonFiles';
+
+/** The language server's runtime in Node: the disk, the upload gate, the process's rejection events. */
+export function nodeRuntime(): ServerRuntime {
+  return {
+    disk: nodeDisk,
+    validateForUpload,
+    onUnhandledRejection: (listener) => void process.on('unhandledRejection', listener),
+  };
+}
+
+const nodeDisk: Disk = {
+  readFile: (uri) => fs.readFile(fileURLToPath(uri), 'utf8'),
+  async stat(uri) {
+    try {
+      const s = await fs.stat(fileURLToPath(uri));
+      return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+  exists: (uri) => existsSync(fileURLToPath(uri)),
+  async *jsonFiles(folderUri) {
+    // Folders of other schemes (remote, virtual) are not on this machine's disk.
+    if (!folderUri.startsWith('file:')) return;
+    for await (const path of jsonFilesUnder(fileURLToPath(folderUri))) yield pathToFileURL(path).toString();
+  },
+};
