@@ -12,15 +12,17 @@
  * - Errors are `ChatError`s with a `kind`; timeouts and cancellations keep the text received so far
  *   in `partialText`.
  */
+export { ChatError, type ChatErrorKind, type ChatUsage } from './chatError';
 import type { LlmParameters } from './prompt';
 import { PARAMETER_NAMES, listOf } from './prompt';
-import { SseDecoder, type SseEvent } from './sse';
+import { ChatAnswer, type ReadFailure } from './chatAnswer';
+import { ChatError, type ChatUsage } from './chatError';
+import { RequestClock } from './requestClock';
 import {
   checkUrl,
   displayUrl,
   isRedirect,
   networkReason,
-  oneLine,
   parseRetryAfter,
   readLimited,
   redirectTarget,
@@ -33,13 +35,6 @@ import { formatDuration } from '../../service/format';
 export interface ChatMessage {
   readonly role: 'system' | 'user' | 'assistant';
   readonly content: string;
-}
-
-export interface ChatUsage {
-  readonly prompt_tokens?: number;
-  readonly completion_tokens?: number;
-  readonly total_tokens?: number;
-  readonly [key: string]: unknown;
 }
 
 /** The model of a request: an endpoint model name, or the file's ids with the user's mapping. */
@@ -97,46 +92,6 @@ export interface ChatResult {
   readonly responseModel: string | undefined;
   /** False when the stream ended without `[DONE]` and without a finish_reason (maybe cut short). */
   readonly complete: boolean;
-}
-
-export type ChatErrorKind =
-  | 'invalid-url'
-  | 'insecure-url'
-  | 'no-model'
-  | 'auth'
-  | 'model-not-found'
-  | 'rate-limit'
-  | 'server'
-  | 'http'
-  | 'timeout'
-  | 'cancelled'
-  | 'network'
-  | 'protocol';
-
-export class ChatError extends Error {
-  override readonly name = 'ChatError';
-  readonly kind: ChatErrorKind;
-  /** HTTP status, for errors the server answered with. */
-  readonly status: number | undefined;
-  /** The server's own error message (redacted). */
-  readonly serverMessage: string | undefined;
-  /** From `Retry-After` (or `retry-after-ms`) on a 429/503. */
-  readonly retryAfterMs: number | undefined;
-  /** Text streamed before the error. */
-  readonly partialText: string;
-
-  constructor(
-    kind: ChatErrorKind,
-    message: string,
-    extra: { status?: number; serverMessage?: string; retryAfterMs?: number; partialText?: string } = {},
-  ) {
-    super(message);
-    this.kind = kind;
-    this.status = extra.status;
-    this.serverMessage = extra.serverMessage;
-    this.retryAfterMs = extra.retryAfterMs;
-    this.partialText = extra.partialText ?? '';
-  }
 }
 
 export const MODEL_MAP_SETTING = 'tooldef.llm.modelMap';
@@ -217,7 +172,85 @@ export function chatCompletionsUrl(baseUrl: string): URL {
 export async function streamChat(options: ChatOptions, onDelta?: (delta: string) => void): Promise<ChatResult> {
   const redact = secretRedactor(options.apiKey, 'API key');
   const log = (line: string): void => options.log?.(redact(line));
-  // Everything that can be refused is refused before connecting.
+  const { url, model, modelId, init } = chatRequest(options); // refuses what it can before connecting
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const clock = new RequestClock(timeoutMs, options.totalTimeoutMs, options.signal);
+  const answer = new ChatAnswer(onDelta, redact);
+  const stoppedError = (phase?: string): ChatError => {
+    const partial = { partialText: answer.text };
+    const when = phase ? ` ${phase}` : '';
+    if (clock.stopped === 'cancelled')
+      return new ChatError('cancelled', `The LLM request was cancelled${when}.`, partial);
+    if (clock.stopped === 'total-timeout')
+      return new ChatError(
+        'timeout',
+        `The LLM request took longer than ${formatDuration(options.totalTimeoutMs!)} in all and was stopped${when}.`,
+        partial,
+      );
+    return new ChatError(
+      'timeout',
+      `The LLM endpoint ${displayUrl(url)} sent nothing for ${formatDuration(timeoutMs)}${when}; the request was stopped.`,
+      partial,
+    );
+  };
+  const failed: ReadFailure = (e, stoppedPhase, brokenMessage) =>
+    clock.stopped
+      ? stoppedError(stoppedPhase)
+      : new ChatError('network', redact(`${brokenMessage}: ${networkReason(e)}.`), { partialText: answer.text });
+
+  try {
+    log(
+      `POST ${displayUrl(url)} model=${model}${modelId ? ` (for ${modelId})` : ''} messages=${options.messages.length}`,
+    );
+    let response: Response;
+    try {
+      response = await (options.fetch ?? fetch)(url, { ...init, signal: clock.signal, redirect: 'manual' });
+    } catch (e) {
+      throw failed(e, 'while waiting for the response', `Could not reach the LLM endpoint ${displayUrl(url)}`);
+    }
+    clock.arm();
+    const contentType = response.headers.get('content-type') ?? '';
+    log(`HTTP ${response.status} ${contentType}`);
+    if (isRedirect(response.status)) {
+      response.body?.cancel().catch(() => undefined);
+      throw new ChatError(
+        'http',
+        redact(
+          `The LLM endpoint redirected the request (${response.status})${redirectTarget(response, url)}; redirects are not followed: set the base URL to the final address.`,
+        ),
+        { status: response.status },
+      );
+    }
+    if (!response.ok) {
+      const errorBody = await readLimited(response, ERROR_BODY_LIMIT, () => clock.arm()).catch(() => '');
+      throw httpError(response, errorBody, url, model, options, redact);
+    }
+    // A server that ignored `stream: true` answers with one completion object.
+    if (/\bjson\b/i.test(contentType) && !/event-stream/i.test(contentType))
+      await answer.readWhole(response, clock, failed);
+    else await answer.readStream(response, clock, failed);
+    const { text, finishReason, usage, responseModel, done } = answer;
+    log(`end finish_reason=${finishReason ?? 'none'} chars=${text.length}${done ? '' : ' (no [DONE])'}`);
+    return { text, finishReason, usage, model, modelId, responseModel, complete: done || finishReason !== null };
+  } catch (e) {
+    if (e instanceof ChatError) {
+      log(`error ${e.kind}: ${e.message}`);
+      throw e;
+    }
+    if (clock.stopped) throw stoppedError();
+    throw e; // e.g. thrown by onDelta
+  } finally {
+    clock.dispose();
+  }
+}
+
+/** The request for the options, or a ChatError for what can be refused before connecting. */
+function chatRequest(options: ChatOptions): {
+  url: URL;
+  model: string;
+  modelId: string | undefined;
+  init: RequestInit;
+} {
   const url = chatCompletionsUrl(options.baseUrl);
   const { id: modelId, model } =
     typeof options.model === 'string'
@@ -225,7 +258,6 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
       : resolveModel(options.model.modelIds, options.model.map, options.model.setting);
   if (!model.trim()) throw new ChatError('no-model', 'No endpoint model name was given.');
   if (options.signal?.aborted) throw new ChatError('cancelled', 'The LLM request was cancelled.');
-
   const body: Record<string, unknown> = {
     model,
     messages: options.messages.map((m) => ({ role: m.role, content: m.content })),
@@ -243,222 +275,7 @@ export async function streamChat(options: ChatOptions, onDelta?: (delta: string)
       );
     headers.Authorization = `Bearer ${apiKey}`;
   }
-
-  const controller = new AbortController();
-  let stopped: 'timeout' | 'total-timeout' | 'cancelled' | undefined;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  let idleTimer: NodeJS.Timeout | undefined;
-  const arm = (): void => {
-    clearTimeout(idleTimer);
-    if (!(timeoutMs > 0)) return;
-    idleTimer = setTimeout(() => {
-      stopped ??= 'timeout';
-      controller.abort();
-    }, timeoutMs);
-  };
-  const totalTimer = options.totalTimeoutMs
-    ? setTimeout(() => {
-        stopped ??= 'total-timeout';
-        controller.abort();
-      }, options.totalTimeoutMs)
-    : undefined;
-  const onAbort = (): void => {
-    stopped ??= 'cancelled';
-    controller.abort();
-  };
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-
-  let text = '';
-  const stoppedError = (phase?: string): ChatError => {
-    const partial = { partialText: text };
-    const when = phase ? ` ${phase}` : '';
-    if (stopped === 'cancelled') return new ChatError('cancelled', `The LLM request was cancelled${when}.`, partial);
-    if (stopped === 'total-timeout')
-      return new ChatError(
-        'timeout',
-        `The LLM request took longer than ${formatDuration(options.totalTimeoutMs!)} in all and was stopped${when}.`,
-        partial,
-      );
-    return new ChatError(
-      'timeout',
-      `The LLM endpoint ${displayUrl(url)} sent nothing for ${formatDuration(timeoutMs)}${when}; the request was stopped.`,
-      partial,
-    );
-  };
-
-  try {
-    arm();
-    log(
-      `POST ${displayUrl(url)} model=${model}${modelId ? ` (for ${modelId})` : ''} messages=${options.messages.length}`,
-    );
-    let response: Response;
-    try {
-      response = await (options.fetch ?? fetch)(url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(body),
-        signal: controller.signal,
-        redirect: 'manual',
-      });
-    } catch (e) {
-      if (stopped) throw stoppedError('while waiting for the response');
-      throw new ChatError(
-        'network',
-        redact(`Could not reach the LLM endpoint ${displayUrl(url)}: ${networkReason(e)}.`),
-      );
-    }
-    arm();
-    const contentType = response.headers.get('content-type') ?? '';
-    log(`HTTP ${response.status} ${contentType}`);
-    if (isRedirect(response.status)) {
-      response.body?.cancel().catch(() => undefined);
-      throw new ChatError(
-        'http',
-        redact(
-          `The LLM endpoint redirected the request (${response.status})${redirectTarget(response, url)}; redirects are not followed: set the base URL to the final address.`,
-        ),
-        { status: response.status },
-      );
-    }
-    if (!response.ok) {
-      let errorBody = '';
-      try {
-        errorBody = await readLimited(response, ERROR_BODY_LIMIT, arm);
-      } catch {
-        // the status says enough
-      }
-      throw httpError(response, errorBody, url, model, options, redact);
-    }
-
-    let finishReason: string | null = null;
-    let usage: ChatUsage | undefined;
-    let responseModel: string | undefined;
-    let done = false;
-    const emit = (delta: string): void => {
-      if (!delta) return;
-      text += delta;
-      onDelta?.(delta);
-    };
-    const onChunk = (json: unknown): void => {
-      if (!json || typeof json !== 'object')
-        throw new ChatError('protocol', 'The LLM endpoint sent a stream event that is not a JSON object.', {
-          partialText: text,
-        });
-      const chunk = json as Record<string, unknown>;
-      if (chunk.error !== undefined) {
-        const msg = redact(serviceMessage(JSON.stringify(chunk)) ?? 'unknown error');
-        throw new ChatError('server', `The LLM endpoint reported an error mid-stream: ${msg}`, {
-          serverMessage: msg,
-          partialText: text,
-        });
-      }
-      if (typeof chunk.model === 'string') responseModel = chunk.model;
-      if (chunk.usage && typeof chunk.usage === 'object') usage = chunk.usage as ChatUsage;
-      const choices = Array.isArray(chunk.choices) ? (chunk.choices as Record<string, unknown>[]) : [];
-      const choice = choices.find((c) => c && typeof c === 'object' && (c.index ?? 0) === 0);
-      if (!choice) return;
-      const delta = (choice.delta ?? choice.message) as Record<string, unknown> | undefined;
-      if (delta && typeof delta.content === 'string') emit(delta.content);
-      if (typeof choice.finish_reason === 'string') finishReason = choice.finish_reason;
-    };
-
-    if (/\bjson\b/i.test(contentType) && !/event-stream/i.test(contentType)) {
-      // The server ignored `stream: true` and answered with one completion object.
-      const raw = await readLimited(response, Number.POSITIVE_INFINITY, arm).catch((e) => {
-        throw stopped
-          ? stoppedError('while reading the answer')
-          : new ChatError('network', redact(`The connection broke while reading the answer: ${networkReason(e)}.`), {
-              partialText: text,
-            });
-      });
-      let json: unknown;
-      try {
-        json = JSON.parse(raw);
-      } catch {
-        throw new ChatError('protocol', `The LLM endpoint answered with invalid JSON: ${redact(oneLine(raw, 200))}`);
-      }
-      onChunk(json);
-      done = true;
-    } else {
-      if (!response.body) throw new ChatError('protocol', 'The LLM endpoint sent an empty response.');
-      const decoder = new SseDecoder();
-      const reader = response.body.getReader();
-      const handle = (events: SseEvent[]): void => {
-        for (const ev of events) {
-          if (done) return;
-          const data = ev.data.trim();
-          if (data === '[DONE]') {
-            done = true;
-            return;
-          }
-          if (data === '') continue;
-          let json: unknown;
-          try {
-            json = JSON.parse(data);
-          } catch {
-            if (ev.event === 'error')
-              throw new ChatError(
-                'server',
-                `The LLM endpoint reported an error mid-stream: ${redact(oneLine(data, 300))}`,
-                { serverMessage: redact(oneLine(data, 300)), partialText: text },
-              );
-            throw new ChatError(
-              'protocol',
-              `The LLM endpoint sent a stream event that is not JSON: ${redact(oneLine(data, 120))}`,
-              { partialText: text },
-            );
-          }
-          if (
-            ev.event === 'error' &&
-            json &&
-            typeof json === 'object' &&
-            (json as Record<string, unknown>).error === undefined
-          )
-            json = { error: json };
-          onChunk(json);
-        }
-      };
-      try {
-        for (;;) {
-          let result: Awaited<ReturnType<typeof reader.read>>;
-          try {
-            result = await reader.read();
-          } catch (e) {
-            if (stopped) throw stoppedError(text ? 'mid-answer' : 'before any answer arrived');
-            throw new ChatError(
-              'network',
-              redact(`The connection to the LLM endpoint broke mid-stream: ${networkReason(e)}.`),
-              { partialText: text },
-            );
-          }
-          arm();
-          if (result.done) {
-            handle(decoder.end());
-            break;
-          }
-          handle(decoder.push(result.value));
-          if (done) break;
-        }
-      } finally {
-        if (done) reader.cancel().catch(() => undefined);
-        else reader.releaseLock();
-      }
-    }
-    log(`end finish_reason=${finishReason ?? 'none'} chars=${text.length}${done ? '' : ' (no [DONE])'}`);
-    return { text, finishReason, usage, model, modelId, responseModel, complete: done || finishReason !== null };
-  } catch (e) {
-    if (e instanceof ChatError) {
-      log(`error ${e.kind}: ${e.message}`);
-      throw e;
-    }
-    if (stopped) throw stoppedError();
-    throw e; // e.g. thrown by onDelta
-  } finally {
-    clearTimeout(idleTimer);
-    clearTimeout(totalTimer);
-    options.signal?.removeEventListener('abort', onAbort);
-    if (!controller.signal.aborted) controller.abort(); // releases the connection if still open
-  }
+  return { url, model, modelId, init: { method: 'POST', headers, body: JSON.stringify(body) } };
 }
 
 function httpError(
