@@ -6,6 +6,7 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { ChunkFacts, RelProblem } from './chunkFacts';
 import { checkExecute, type ParamInfo } from './executeContract';
+import { importedModules, importsExecute, starImport } from './importedModules';
 import { lex } from './lexer';
 import { assignedSecret, keywordSecret, literalSecret } from './secretLiterals';
 import { children, Chunk, firstError, plainString, split, splitArgs } from './syntaxNodes';
@@ -1135,54 +1136,10 @@ export class ChunkAnalyzer {
   private importStatement(node: SyntaxNode): void {
     const kids = children(node);
     if (this.tracking(this.scope)) this.importBindings(kids);
-    if (this.scopes.length === 1 && /\bexecute\s*(?:,|\)|$)/.test(this.chunk.text(node).replace(/^.*\bimport\b/s, '')))
-      this.facts.boundExecute = true;
-    const guarded = this.guardDepth > 0;
-    if (kids[0]?.name === 'import') {
-      // import a.b.c [as d], e
-      const segs = split(kids.slice(1), ',');
-      for (const seg of segs) {
-        const dotted: SyntaxNode[] = [];
-        for (const n of seg) {
-          if (n.name === 'as') break;
-          if (n.name === 'VariableName') dotted.push(n);
-        }
-        if (!dotted.length) continue;
-        const from = dotted[0].from;
-        const to = dotted[dotted.length - 1].to;
-        this.facts.imports.push({
-          module: this.chunk.src.slice(from, to).replace(/\s+/g, ''),
-          start: this.chunk.rel(from),
-          end: this.chunk.rel(to),
-          guarded,
-          relative: false,
-        });
-      }
-      return;
-    }
-    if (kids[0]?.name === 'from') {
-      const imp = kids.findIndex((k) => k.name === 'import');
-      const modParts = kids.slice(1, imp < 0 ? kids.length : imp);
-      const text = modParts.length
-        ? this.chunk.src.slice(modParts[0].from, modParts[modParts.length - 1].to).replace(/\s+/g, '')
-        : '';
-      const relative = text.startsWith('.');
-      if (imp >= 0 && kids.slice(imp + 1).some((k) => k.name === '*') && this.scopes.length > 1) {
-        const star = kids.slice(imp + 1).find((k) => k.name === '*')!;
-        this.error(star.from, star.to, 'import * only allowed at module level');
-      }
-      if (text && modParts.length) {
-        const names = modParts.filter((n) => n.name === 'VariableName');
-        const start = relative ? modParts[0].from : (names[0]?.from ?? modParts[0].from);
-        this.facts.imports.push({
-          module: text,
-          start: this.chunk.rel(start),
-          end: this.chunk.rel(modParts[modParts.length - 1].to),
-          guarded,
-          relative,
-        });
-      }
-    }
+    if (this.scopes.length === 1 && importsExecute(this.chunk, node)) this.facts.boundExecute = true;
+    const star = starImport(kids);
+    if (star && this.scopes.length > 1) this.error(star.from, star.to, 'import * only allowed at module level');
+    this.facts.imports.push(...importedModules(this.chunk, kids, this.guardDepth > 0));
   }
 
   /** The names an import binds: `a` of `import a.b`, `c` of `… as c`, `x` of `from m import x`. */
