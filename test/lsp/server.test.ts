@@ -926,6 +926,20 @@ test("a workspace file opened under VS Code's spelling of its URI is the same fi
   }
 });
 
+/** The files the duplicate-tool-name problems of a document point to, sorted. */
+function namesakesIn(ds: Diagnostic[]): string[] {
+  return ds
+    .filter((d) => d.code === 'duplicate-tool-name')
+    .flatMap((d) => d.relatedInformation!.map((r) => r.location.uri))
+    .sort();
+}
+
+/** The namesakes of `uri` once the server publishes exactly `expected` (sorted) for it. */
+function namesakesOf(client: LspClient, uri: string, expected: string[]): Promise<string[]> {
+  const want = JSON.stringify([...expected].sort());
+  return client.waitForDiagnostics(uri, (ds) => JSON.stringify(namesakesIn(ds)) === want).then(namesakesIn);
+}
+
 test('folders added to and removed from the workspace change which tool names are taken', async () => {
   const first = mkdtempSync(join(tmpdir(), 'tooldef-lsp-'));
   const second = mkdtempSync(join(tmpdir(), 'tooldef-lsp-'));
@@ -937,17 +951,13 @@ test('folders added to and removed from the workspace change which tool names ar
   try {
     const u = uri();
     await client.open(u, named('Twin'));
-    const twins = (ds: Diagnostic[]) =>
-      ds
-        .filter((d) => d.code === 'duplicate-tool-name')
-        .flatMap((d) => d.relatedInformation!.map((r) => r.location.uri));
-    assert.deepEqual(twins(await client.waitForDiagnostics(u, (ds) => twins(ds).length > 0)), [
+    assert.deepEqual(namesakesIn(await client.waitForDiagnostics(u, (ds) => namesakesIn(ds).length > 0)), [
       pathToFileURL(join(first, 'other.json')).href,
     ]);
     await client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [], removed: [folder(first)] } });
-    await client.waitForDiagnostics(u, (ds) => twins(ds).length === 0);
+    await client.waitForDiagnostics(u, (ds) => namesakesIn(ds).length === 0);
     await client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [folder(second)], removed: [] } });
-    assert.deepEqual(twins(await client.waitForDiagnostics(u, (ds) => twins(ds).length > 0)), [
+    assert.deepEqual(namesakesIn(await client.waitForDiagnostics(u, (ds) => namesakesIn(ds).length > 0)), [
       pathToFileURL(join(second, 'another.json')).href,
     ]);
   } finally {
@@ -967,12 +977,7 @@ test('folders created, renamed and deleted in VS Code bring their definitions in
   try {
     const u = uri();
     await client.open(u, named('Twin'));
-    const twins = (ds: Diagnostic[]) =>
-      ds
-        .filter((d) => d.code === 'duplicate-tool-name')
-        .flatMap((d) => d.relatedInformation!.map((r) => r.location.uri));
-    const namesakes = (expected: string[]) =>
-      client.waitForDiagnostics(u, (ds) => JSON.stringify(twins(ds)) === JSON.stringify(expected)).then(twins);
+    const namesakes = (expected: string[]) => namesakesOf(client, u, expected);
     assert.deepEqual(await namesakes([href('old', 'twin.json')]), [href('old', 'twin.json')]);
     renameSync(join(root, 'old'), join(root, 'new'));
     await client.notify('workspace/didRenameFiles', { files: [{ oldUri: href('old'), newUri: href('new') }] });
@@ -1004,13 +1009,7 @@ test('definitions in dependencies, build output and hidden folders are never nam
   try {
     const u = uri();
     await client.open(u, named('Twin'));
-    const twins = (ds: Diagnostic[]) =>
-      ds
-        .filter((d) => d.code === 'duplicate-tool-name')
-        .flatMap((d) => d.relatedInformation!.map((r) => r.location.uri))
-        .sort();
-    const namesakes = (expected: string[]) =>
-      client.waitForDiagnostics(u, (ds) => JSON.stringify(twins(ds)) === JSON.stringify(expected)).then(twins);
+    const namesakes = (expected: string[]) => namesakesOf(client, u, expected);
     // The start-up scan: only tools/.
     assert.deepEqual(await namesakes([href('tools', 'twin.json')]), [href('tools', 'twin.json')]);
     // The watcher: one notification (handled in order, revalidated once) with a file in node_modules and one beside it.
@@ -1024,7 +1023,7 @@ test('definitions in dependencies, build output and hidden folders are never nam
     });
     const watched = [href('late.json'), href('tools', 'twin.json')].sort();
     assert.deepEqual(await namesakes(watched), watched);
-    assert.deepEqual(twins(await client.waitForDiagnostics(u)), watched, 'nothing from node_modules');
+    assert.deepEqual(namesakesIn(await client.waitForDiagnostics(u)), watched, 'nothing from node_modules');
     // Folders created in VS Code: one notification with build output and a folder of tools.
     put('out', 'built.json');
     put('pasted', 'copy.json');
