@@ -105,8 +105,7 @@ describe('tooldef language server over stdio', () => {
     assert.equal(sync.openClose, true);
     assert.equal(sync.change, 2 /* Incremental */);
     assert.ok(caps.completionProvider, 'completionProvider');
-    for (const ch of ['"', '{', ':'])
-      assert.ok(caps.completionProvider.triggerCharacters?.includes(ch), `trigger character ${ch}`);
+    assert.deepEqual(caps.completionProvider.triggerCharacters, ['"', '{', ':'], 'never a comma or a space');
     assert.equal(caps.hoverProvider, true);
     const codeActionKinds = (caps.codeActionProvider as { codeActionKinds?: string[] }).codeActionKinds ?? [];
     assert.ok(

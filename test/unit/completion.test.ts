@@ -3,10 +3,10 @@ import { describe, it } from 'node:test';
 import type { CompletionItem, TextEdit } from 'vscode-languageserver-types';
 import { applyEdits, assertNowBetween, cursor, llmTool, load, smartTool } from '../helpers';
 
-function complete(fixture: string, kind?: 'smart' | 'llm') {
+function complete(fixture: string, kind?: 'smart' | 'llm', trigger?: string) {
   const { text, offset } = cursor(fixture);
   const { service, model, doc } = load(text, { kind });
-  const list = service.doComplete(model, doc.positionAt(offset));
+  const list = service.doComplete(model, doc.positionAt(offset), trigger);
   const apply = (label: string): string => {
     const item = list.items.find((i) => i.label === label);
     assert.ok(item, `no item ${label} in ${list.items.map((i) => i.label).join(', ')}`);
@@ -133,5 +133,36 @@ describe('completion', () => {
   it('in a file being written with a forced kind, and nothing in other JSON', () => {
     assert.ok(complete('{|}', 'smart').labels.includes('metadata'));
     assert.deepEqual(complete('{"a": |}').labels, []);
+  });
+});
+
+describe('completion while typing: only a character that asks for a list opens one', () => {
+  const typed = (fixture: string, trigger: string) => complete(fixture, undefined, trigger).labels;
+
+  it('{ opens the list as the second brace of a placeholder, never as a JSON object brace', () => {
+    assert.deepEqual(typed(llmTool({ prompt: 'Say {{|' }), '{'), ['text', 'target language']);
+    assert.deepEqual(typed(llmTool({ prompt: 'Say {|' }), '{'), []);
+    const object = llmTool().replace('"parameters": {', '"parameters": {|');
+    assert.ok(complete(object).labels.length > 0, 'asked for (Ctrl+Space), the keys are listed');
+    assert.deepEqual(typed(object, '{'), []);
+  });
+
+  it(': opens the values of a property, not inside a string', () => {
+    const value = llmTool().replace('"avatar_type": "base64"', '"avatar_type":|');
+    assert.ok(typed(value, ':').length > 0, 'avatar_type values');
+    assert.deepEqual(
+      typed(llmTool().replace('"timestamp": "2026-03-14T09:', '"timestamp": "2026-03-14T09:|'), ':'),
+      [],
+    );
+  });
+
+  it('" opens the list wherever a key or a value begins; a comma or a space never does', () => {
+    assert.ok(typed(llmTool().replace('"avatar_type": "base64"', '"avatar_type": "|"'), '"').includes('base64'));
+    const afterComma = llmTool().replace('"gpt-4"\n', '"gpt-4",|\n');
+    assert.ok(complete(afterComma).labels.length > 0, 'asked for, the model ids are listed');
+    assert.deepEqual(typed(afterComma, ','), []);
+    const afterSpace = llmTool().replace('"avatar_type": "base64"', '"avatar_type": |');
+    assert.ok(complete(afterSpace).labels.length > 0, 'asked for, the values are listed');
+    assert.deepEqual(typed(afterSpace, ' '), []);
   });
 });

@@ -75,7 +75,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
           fileOperations: { didCreate: FOLDER_OPERATIONS, didRename: FOLDER_OPERATIONS, didDelete: FOLDER_OPERATIONS },
         },
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-        completionProvider: { triggerCharacters: ['"', '{', ':', ' ', ','] },
+        completionProvider: { triggerCharacters: ['"', '{', ':'] },
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: ['quickfix', 'refactor.rewrite'] },
         documentSymbolProvider: true,
@@ -324,7 +324,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
   connection.onCompletion((p, token) =>
     runSafe(connection, 'completion', null, token, () => {
       const model = modelOf(p.textDocument.uri);
-      return model ? service.doComplete(model, p.position) : null;
+      return model ? service.doComplete(model, p.position, p.context?.triggerCharacter) : null;
     }),
   );
 

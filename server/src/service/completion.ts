@@ -21,9 +21,24 @@ import { nowTimestamp } from './timestamp';
 
 type Replace = { offset: number; length: number };
 
-export function doComplete(model: ToolModel, offset: number, settings: Settings): CompletionList {
-  const items = model.kind ? complete(model, model.kind, offset, settings) : [];
-  return CompletionList.create(items, false);
+export function doComplete(model: ToolModel, offset: number, settings: Settings, trigger?: string): CompletionList {
+  const wanted = model.kind && (trigger === undefined || opensList(model, offset, trigger));
+  return CompletionList.create(wanted ? complete(model, model.kind!, offset, settings) : [], false);
+}
+
+/**
+ * Whether typing `trigger` just before `offset` should open the list: `"` anywhere (a key or a value
+ * begins), `{` only as the second brace of a placeholder in model_prompt, `:` only where a property's
+ * value goes. Elsewhere (a `{` opening an object, a `:` inside a timestamp) the list would pop up
+ * unasked and Enter would insert an item instead of a line break.
+ */
+function opensList(model: ToolModel, offset: number, trigger: string): boolean {
+  if (trigger === '"') return true;
+  const node = model.root && nodeAtOffset(model.root, offset, true);
+  if (trigger === '{')
+    return node !== undefined && node === model.prompt?.node && model.text.slice(offset - 2, offset) === '{{';
+  if (trigger === ':') return node?.type === 'property' && node.colonOffset === offset - 1;
+  return false;
 }
 
 function complete(model: ToolModel, kind: Kind, offset: number, settings: Settings): CompletionItem[] {

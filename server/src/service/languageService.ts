@@ -52,7 +52,8 @@ export interface LanguageService {
   /** `previous`: the model of the document's previous version, whose incremental state is reused. */
   parse(document: TextDocument, forcedKind?: Kind, previous?: ToolModel): ToolModel;
   doValidation(model: ToolModel): Diagnostic[];
-  doComplete(model: ToolModel, position: Position): CompletionList;
+  /** `triggerCharacter`: the character whose typing asked (LSP's completion context), if one did. */
+  doComplete(model: ToolModel, position: Position, triggerCharacter?: string): CompletionList;
   doHover(model: ToolModel, position: Position): Hover | null;
   doCodeActions(model: ToolModel, range: Range, diagnostics: readonly Diagnostic[]): CodeAction[];
   findDocumentSymbols(model: ToolModel): DocumentSymbol[];
@@ -85,7 +86,7 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
         collectProblems(model, settings, options.workspace, options.embeddedPython ?? true),
         settings,
       ),
-    doComplete: (model, p) => doComplete(model, at(model, p), settings),
+    doComplete: (model, p, trigger) => doComplete(model, at(model, p), settings, trigger),
     doHover: (model, p) => doHover(model, at(model, p)),
     doCodeActions,
     findDocumentSymbols,
