@@ -196,6 +196,24 @@ describe('streamChat against a loopback chat-completions server', () => {
     assert.match(noKey.message, /No API key is set/);
   });
 
+  it('a key echoed where the message is clipped is redacted first: not one character of it shows', async () => {
+    const long = `${'x'.repeat(290)} ${KEY}`;
+    server.handle((_req, res) => {
+      res.writeHead(401, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: long } }));
+    });
+    const e = await fail(streamChat(opts()));
+    for (const text of [e.message, e.serverMessage ?? '']) assert.ok(!text.includes(KEY.slice(0, 8)), text);
+    assert.match(e.serverMessage ?? '', /x \[API key\]$/);
+    server.handle((_req, res) => {
+      startStream(res);
+      res.end(`event: error\ndata: ${long}\n\n`);
+    });
+    const mid = await fail(streamChat(opts()));
+    assert.equal(mid.kind, 'server');
+    assert.ok(!mid.message.includes(KEY.slice(0, 8)), mid.message);
+  });
+
   it('404: names the model and the URL', async () => {
     server.handle((_req, res) => {
       res.writeHead(404, { 'Content-Type': 'application/json' });

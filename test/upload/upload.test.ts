@@ -489,6 +489,13 @@ describe('upload: the token', () => {
     assert.equal(s.received.length, 0);
   });
 
+  test('a token echoed where the message is clipped is redacted first: not one character of it shows', async () => {
+    const s = await server((_req, res) => json(res, 403, { message: `${'x'.repeat(290)} ${TOKEN}` }));
+    const f = failed((await up({ url: s.origin })).result, 'auth');
+    assert.ok(!f.message.includes(TOKEN.slice(0, 8)), f.message);
+    assert.match(f.message, /x \[token\]\)/);
+  });
+
   test('a service echoing the token everywhere cannot make it appear in any output', async () => {
     const s = await server((req, res, i) => {
       if (req.method === 'POST') return json(res, 202, { statusUrl: `/s/${TOKEN}?t=${TOKEN}`, message: TOKEN });

@@ -288,8 +288,8 @@ function httpError(
 ): ChatError {
   const status = response.status;
   const statusText = `${status}${response.statusText ? ` ${response.statusText}` : ''}`;
-  const found = serviceMessage(body, response.headers.get('content-type') ?? '');
-  const serverMessage = found === undefined ? undefined : redact(found);
+  // Redacted before it is clipped: a key cut in half by the clipping would no longer be found.
+  const serverMessage = serviceMessage(redact(body), response.headers.get('content-type') ?? '');
   const said = serverMessage ? `: ${serverMessage.replace(/[.!?]$/, '')}` : '';
   const extra = { status, serverMessage };
   if (status === 401 || status === 403) {

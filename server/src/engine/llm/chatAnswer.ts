@@ -29,7 +29,7 @@ export class ChatAnswer {
       });
     const chunk = json as Record<string, unknown>;
     if (chunk.error !== undefined) {
-      const msg = this.redact(serviceMessage(JSON.stringify(chunk)) ?? 'unknown error');
+      const msg = serviceMessage(this.redact(JSON.stringify(chunk))) ?? 'unknown error';
       throw new ChatError('server', `The LLM endpoint reported an error mid-stream: ${msg}`, {
         serverMessage: msg,
         partialText: this.text,
@@ -62,7 +62,7 @@ export class ChatAnswer {
       try {
         json = JSON.parse(data);
       } catch {
-        const shown = (max: number): string => this.redact(oneLine(data, max));
+        const shown = (max: number): string => oneLine(this.redact(data), max);
         if (ev.event === 'error')
           throw new ChatError('server', `The LLM endpoint reported an error mid-stream: ${shown(300)}`, {
             serverMessage: shown(300),
@@ -120,7 +120,7 @@ export class ChatAnswer {
     try {
       json = JSON.parse(raw);
     } catch {
-      throw new ChatError('protocol', `The LLM endpoint answered with invalid JSON: ${this.redact(oneLine(raw, 200))}`);
+      throw new ChatError('protocol', `The LLM endpoint answered with invalid JSON: ${oneLine(this.redact(raw), 200)}`);
     }
     this.chunk(json);
     this.done = true;

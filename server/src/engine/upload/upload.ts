@@ -69,12 +69,6 @@ export function checkUploadUrl(text: string): UrlCheck {
   return checkUrl(text, UPLOAD_URL);
 }
 
-/** The service's own explanation in a reply, as `: <message>` for a sentence, or `''`. */
-function said(reply: Reply): string {
-  const m = serviceMessage(reply.text, reply.headers.get('content-type') ?? '');
-  return m ? `: ${m}` : '';
-}
-
 /**
  * Validates and uploads one definition. Never throws for expected failures: every outcome is a
  * typed `UploadResult`; progress goes to `hooks`. The token appears in the Authorization header only.
@@ -217,12 +211,12 @@ class UploadRun {
       if (r.status === 401 || r.status === 403)
         return this.fail(
           'auth',
-          `The service refused the upload token (HTTP ${r.status}${said(r)}). Set a valid upload token.`,
+          `The service refused the upload token (HTTP ${r.status}${this.said(r)}). Set a valid upload token.`,
         );
       if (r.status === 413)
         return this.fail(
           'too-large',
-          `The file is too large for the service (${formatBytes(size)}; HTTP 413${said(r)}).`,
+          `The file is too large for the service (${formatBytes(size)}; HTTP 413${this.said(r)}).`,
         );
       if (isRedirect(r.status))
         return this.fail(
@@ -230,12 +224,12 @@ class UploadRun {
           `The service redirected the upload (HTTP ${r.status}${redirectTarget(r, url)}); set the upload URL to the final address.`,
         );
       if (r.status !== 429 && r.status < 500)
-        return this.fail('rejected', `The service rejected the upload (HTTP ${r.status}${said(r)}).`);
+        return this.fail('rejected', `The service rejected the upload (HTTP ${r.status}${this.said(r)}).`);
       const kind = r.status === 429 ? 'rate-limited' : 'server';
       const busy =
         r.status === 429
-          ? `The service is limiting uploads (HTTP 429${said(r)})`
-          : `The service failed (HTTP ${r.status}${said(r)})`;
+          ? `The service is limiting uploads (HTTP 429${this.said(r)})`
+          : `The service failed (HTTP ${r.status}${this.said(r)})`;
       const retryAfterMs = parseRetryAfter(r.headers);
       if (retryAfterMs !== undefined && retryAfterMs > maxRetryDelayMs)
         return this.fail(kind, `${busy} and asks to retry in ${formatDuration(retryAfterMs)}; try again later.`, {
@@ -263,7 +257,7 @@ class UploadRun {
       this.log('The upload reply is not a JSON object; taking the upload as accepted, without setup tracking.');
     const replyStatus = typeof json?.status === 'string' ? json.status : undefined;
     if (replyStatus === 'failed')
-      return this.fail('setup-failed', `The service's setup of ${fileName} failed${said(reply)}.`);
+      return this.fail('setup-failed', `The service's setup of ${fileName} failed${this.said(reply)}.`);
     if (replyStatus === 'ready') return this.succeed('ready', `Uploaded ${fileName}; the service reports it ready.`);
     const statusUrlValue = json?.statusUrl;
     if (statusUrlValue === undefined || statusUrlValue === null || statusUrlValue === '')
@@ -318,19 +312,19 @@ class UploadRun {
         if (r.status === 401 || r.status === 403)
           return this.fail(
             'auth',
-            `The service refused the upload token when asked for the setup status (HTTP ${r.status}${said(r)}). Set a valid upload token.`,
+            `The service refused the upload token when asked for the setup status (HTTP ${r.status}${this.said(r)}). Set a valid upload token.`,
           );
         if (r.status === 429 || r.status >= 500) {
           failures++;
           if (failures > maxRetries)
             return this.fail(
               r.status === 429 ? 'rate-limited' : 'server',
-              `Uploaded ${fileName}, but the service's status URL kept failing (HTTP ${r.status}${said(r)}).`,
+              `Uploaded ${fileName}, but the service's status URL kept failing (HTTP ${r.status}${this.said(r)}).`,
             );
         } else if (r.status < 200 || r.status >= 300) {
           return this.fail(
             'bad-reply',
-            `Uploaded ${fileName}, but the service's status URL answered HTTP ${r.status}${said(r)}.`,
+            `Uploaded ${fileName}, but the service's status URL answered HTTP ${r.status}${this.said(r)}.`,
           );
         } else {
           const st = jsonObject(r.text);
@@ -345,18 +339,18 @@ class UploadRun {
           if (status === 'ready')
             return this.succeed(
               'ready',
-              `Uploaded ${fileName}; the service's setup finished: ready${said(r)}.`,
+              `Uploaded ${fileName}; the service's setup finished: ready${this.said(r)}.`,
               statusUrl,
             );
           if (status === 'failed')
-            return this.fail('setup-failed', `The service's setup of ${fileName} failed${said(r)}.`);
+            return this.fail('setup-failed', `The service's setup of ${fileName} failed${this.said(r)}.`);
           const pct =
             typeof st.progress === 'number' && Number.isFinite(st.progress)
               ? Math.max(0, Math.min(100, Math.round(st.progress)))
               : undefined;
           this.progress(
             'setup',
-            `The service is setting up ${fileName}: ${lastStatus}${pct === undefined ? '' : ` (${pct}%)`}${said(r)} — ${formatDuration(this.elapsed())}`,
+            `The service is setting up ${fileName}: ${lastStatus}${pct === undefined ? '' : ` (${pct}%)`}${this.said(r)} — ${formatDuration(this.elapsed())}`,
             { setupStatus: lastStatus, ...(pct === undefined ? {} : { percent: pct }) },
           );
         }
@@ -392,6 +386,13 @@ class UploadRun {
         return { ok: false, kind: 'timeout', message: `no complete reply within ${formatDuration(timeoutMs)}` };
       return { ok: false, kind: 'network', message: networkReason(e) };
     }
+  }
+
+  /** The service's own explanation in a reply, as `: <message>` for a sentence, or `''`. Redacted before it is
+   * clipped: a token cut in half by the clipping would no longer be found. */
+  private said(reply: Reply): string {
+    const m = serviceMessage(this.redact(reply.text), reply.headers.get('content-type') ?? '');
+    return m ? `: ${m}` : '';
   }
 
   private elapsed(): number {
