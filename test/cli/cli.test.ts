@@ -534,6 +534,26 @@ describe('tooldef check: kinds, rules and the workspace', () => {
     assert.equal(d?.severity, 'error');
   });
 
+  test('a name shared by many files: each says how many share it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tooldef-cli-'));
+    try {
+      for (let i = 0; i < 40; i++)
+        writeFileSync(join(dir, `t${i}.json`), smartTool({ metadata: { tool_name: 'twin' } }));
+      const r = cli(['check', '--format', 'json', '--rule', 'file-name-mismatch=off', dir], dir);
+      assert.equal(r.code, 0, show(r));
+      const reports = JSON.parse(r.stdout) as JsonReport[];
+      assert.equal(reports.length, 40);
+      for (const rep of reports)
+        assert.deepEqual(
+          rep.diagnostics.map((d) => d.message.replace(/:.*/, '')),
+          ['39 other definitions in the workspace are also named "twin"'],
+          rep.file,
+        );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   describe('two smart tools sharing a tool_name', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tooldef-cli-'));
     after(() => rmSync(dir, { recursive: true, force: true }));

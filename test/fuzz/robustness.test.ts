@@ -217,8 +217,8 @@ const containsRange = (outer: Range, inner: Range): boolean =>
 const WORKSPACE: WorkspaceIndex = {
   toolsNamed: (name, exceptUri) =>
     name === 'tool' || name === 'Summariser'
-      ? [{ uri: exceptUri + '.other', line: 0, character: 0, message: 'also here' }]
-      : [],
+      ? { shown: [{ uri: exceptUri + '.other', line: 0, character: 0, message: 'also here' }], total: 1 }
+      : { shown: [], total: 0 },
 };
 
 const RENAMES = [

@@ -448,12 +448,31 @@ describe('output, models, metadata', () => {
     const workspace = {
       toolsNamed: (name: string) =>
         name === 'tool'
-          ? [{ uri: 'file:///w/b/tool.json', line: 2, character: 17, message: 'also named "tool" here' }]
-          : [],
+          ? {
+              shown: [{ uri: 'file:///w/b/tool.json', line: 2, character: 17, message: 'also named "tool" here' }],
+              total: 1,
+            }
+          : { shown: [], total: 0 },
     };
     const p = only(smartTool(), 'duplicate-tool-name', { workspace });
     assert.equal(p.text, '"tool"');
+    assert.match(p.message, /^Another definition in the workspace is also named "tool"/);
     assert.equal(p.diagnostic.relatedInformation![0].location.uri, 'file:///w/b/tool.json');
+  });
+
+  it('duplicate-tool-name with thousands of namesakes lists 20 and gives the total', () => {
+    let asked = 0;
+    const workspace = {
+      toolsNamed: (_name: string, _except: string, max: number) => {
+        asked = max;
+        const at = (i: number) => ({ uri: `file:///w/${i}.json`, line: 0, character: 0, message: 'also here' });
+        return { shown: Array.from({ length: Math.min(max, 2000) }, (_, i) => at(i)), total: 2000 };
+      },
+    };
+    const p = only(smartTool(), 'duplicate-tool-name', { workspace });
+    assert.equal(asked, 20);
+    assert.equal(p.diagnostic.relatedInformation!.length, 20);
+    assert.match(p.message, /^2000 other definitions in the workspace are also named "tool"/);
   });
 });
 

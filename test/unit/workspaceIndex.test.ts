@@ -19,7 +19,7 @@ describe('DefinitionIndex', () => {
       assert.ok(index.hasSmartTools());
       const a = pathToFileURL(join(folder, 'a.json')).href;
       assert.deepEqual(
-        index.toolsNamed('twin', a).map((r) => r.uri),
+        index.toolsNamed('twin', a, 20).shown.map((r) => r.uri),
         [pathToFileURL(join(folder, 'b.json')).href],
       );
     } finally {
@@ -36,9 +36,9 @@ describe('DefinitionIndex', () => {
       const index = new DefinitionIndex(nodeRuntime().disk);
       await index.scanFolders([pathToFileURL(folder).href]);
       const a = pathToFileURL(join(folder, 'a.json')).href;
-      assert.equal(index.toolsNamed('twin', a).length, 1);
+      assert.equal(index.toolsNamed('twin', a, 20).total, 1);
       rmSync(join(folder, 'old'), { recursive: true });
-      assert.deepEqual(index.toolsNamed('twin', a), []);
+      assert.deepEqual(index.toolsNamed('twin', a, 20), { shown: [], total: 0 });
       assert.ok(index.hasSmartTools(), 'a.json is still there');
       assert.deepEqual(index.smartToolsOnDisk(), [a]);
     } finally {
@@ -54,7 +54,7 @@ describe('DefinitionIndex', () => {
       await index.scanFolders([pathToFileURL(folder).href]);
       await index.updateFile(pathToFileURL(join(folder, 'a.json')).href);
       assert.equal(index.hasSmartTools(), false);
-      assert.deepEqual(index.toolsNamed('twin', 'untitled:x'), []);
+      assert.deepEqual(index.toolsNamed('twin', 'untitled:x', 20), { shown: [], total: 0 });
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

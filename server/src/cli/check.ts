@@ -72,10 +72,15 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   const files: { file: string; model: ToolModel; explicit: boolean }[] = [];
   const names = new Map<string, { uri: string; line: number; character: number }[]>();
   const workspace: WorkspaceIndex = {
-    toolsNamed: (name, exceptUri): RelatedLocation[] =>
-      (names.get(name) ?? [])
-        .filter((n) => n.uri !== exceptUri)
-        .map((n) => ({ ...n, message: `also named "${name}" here` })),
+    toolsNamed: (name, exceptUri, max) => {
+      const all = names.get(name) ?? [];
+      const shown: RelatedLocation[] = [];
+      for (const n of all) {
+        if (shown.length === max) break;
+        if (n.uri !== exceptUri) shown.push({ ...n, message: `also named "${name}" here` });
+      }
+      return { shown, total: all.length - (all.some((n) => n.uri === exceptUri) ? 1 : 0) };
+    },
   };
   const service = getLanguageService({ settings: { ...DEFAULT_SETTINGS, rules: opts.rules }, workspace });
   for (const t of targets) {

@@ -3,7 +3,7 @@ import { fileKey, inFolder } from '../service/fileKey';
 import type { Disk } from './runtime';
 import { mayBeDefinition } from '../service/kind';
 import { ToolModel } from '../service/model';
-import type { RelatedLocation, WorkspaceIndex } from '../service/validation/context';
+import type { Namesakes, RelatedLocation, WorkspaceIndex } from '../service/validation/context';
 
 interface Entry {
   /** The URI as given (the maps are keyed by `fileKey`). */
@@ -34,15 +34,17 @@ export class DefinitionIndex implements WorkspaceIndex {
   /** `disk`: where the workspace's files are read; without one only open documents are known. */
   constructor(private readonly disk: Disk | undefined) {}
 
-  toolsNamed(name: string, exceptUri: string): RelatedLocation[] {
-    const out: RelatedLocation[] = [];
+  toolsNamed(name: string, exceptUri: string, max: number): Namesakes {
+    const shown: RelatedLocation[] = [];
+    let total = 0;
     const except = fileKey(exceptUri);
     const seen = new Set<string>();
     const consider = (key: string, e: Entry | null | undefined): void => {
       if (seen.has(key)) return;
       seen.add(key);
-      if (e && e.name === name && key !== except)
-        out.push({ uri: e.uri, line: e.line, character: e.character, message: `also named "${name}" here` });
+      if (!e || e.name !== name || key === except) return;
+      if (total++ < max)
+        shown.push({ uri: e.uri, line: e.line, character: e.character, message: `also named "${name}" here` });
     };
     for (const [key, e] of this.open) consider(key, e);
     for (const [key, e] of this.onDisk) {
@@ -52,7 +54,7 @@ export class DefinitionIndex implements WorkspaceIndex {
       if (e.name === name && !this.open.has(key) && !this.disk?.exists(e.uri)) this.onDisk.delete(key);
       else consider(key, e);
     }
-    return out;
+    return { shown, total };
   }
 
   /** Records an open document's current name; returns true when the name changed. */

@@ -32,10 +32,20 @@ export interface Problem {
   readonly related?: readonly RelatedLocation[];
 }
 
+/** Some of the definitions that share a name, and how many there are. */
+export interface Namesakes {
+  readonly shown: readonly RelatedLocation[];
+  readonly total: number;
+}
+
 /** Other definition files of the workspace, for rules that look across files. */
 export interface WorkspaceIndex {
-  /** Definitions other than `uri` whose tool name is `name`. */
-  toolsNamed(name: string, exceptUri: string): RelatedLocation[];
+  /**
+   * Definitions other than `exceptUri` whose tool name is `name`: the first `max` to show, and how many
+   * there are (each file's problem lists at most `max`, so that a name shared by thousands of files
+   * does not give each of them thousands of related locations).
+   */
+  toolsNamed(name: string, exceptUri: string, max: number): Namesakes;
 }
 
 export interface ValidationContext {
@@ -47,7 +57,7 @@ export interface ValidationContext {
     at: JsonNode | { offset: number; length: number },
     message: string,
     data?: FixData,
-    related?: RelatedLocation[],
+    related?: readonly RelatedLocation[],
   ): void;
 }
 

@@ -103,16 +103,21 @@ function fileBaseName(uri: string): string | undefined {
   }
 }
 
+/** The namesakes a duplicate-tool-name lists as related locations (the message gives the total). */
+const MAX_NAMESAKES = 20;
+
 export const duplicateToolName: Validator = (ctx) => {
   const node = ctx.model.toolNameNode;
   if (!ctx.workspace || !node || node.value === '') return;
-  const others = ctx.workspace.toolsNamed(node.value as string, ctx.model.document.uri);
-  if (!others.length) return;
+  const { shown, total } = ctx.workspace.toolsNamed(node.value as string, ctx.model.document.uri, MAX_NAMESAKES);
+  if (!total) return;
+  const others =
+    total === 1 ? 'Another definition in the workspace is' : `${total} other definitions in the workspace are`;
   ctx.report(
     'duplicate-tool-name',
     node,
-    `Another definition in the workspace is also named "${String(node.value)}": tool names must be unique within a workspace, rename one.`,
+    `${others} also named "${String(node.value)}": tool names must be unique within a workspace, rename one.`,
     undefined,
-    others,
+    shown,
   );
 };
