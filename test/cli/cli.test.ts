@@ -534,6 +534,23 @@ describe('tooldef check: kinds, rules and the workspace', () => {
     assert.equal(d?.severity, 'error');
   });
 
+  test('a UTF-16 file: its encoding said once, and its own problems as in UTF-8', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tooldef-cli-'));
+    try {
+      const text = smartTool({ metadata: { tool_name: 'wide' } });
+      writeFileSync(join(dir, 'wide.json'), Buffer.from(`\ufeff${text}`, 'utf16le'));
+      const r = cli(['check', '--format', 'json', dir], dir);
+      assert.equal(r.code, 1, show(r));
+      const [rep] = JSON.parse(r.stdout) as JsonReport[];
+      assert.deepEqual(
+        rep.diagnostics.map((d) => [d.code, d.message]),
+        [['json-syntax', 'This file is UTF-16 (little-endian); definition files are UTF-8 JSON: save it as UTF-8.']],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a name shared by many files: each says how many share it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tooldef-cli-'));
     try {

@@ -19,6 +19,7 @@ import type { RelatedLocation, WorkspaceIndex } from '../service/validation/cont
 import { discover } from './discover';
 import { formatJson, formatSarif, formatText, type FileReport } from './report';
 import { oneOf, parseCommandArgs, UsageError, VERSION, withUsage, type Io } from './io';
+import { decodeDefinition, type DecodedFile } from '../service/encoding';
 
 export const CHECK_USAGE = `Usage: tooldef check [--format text|json|sarif] [--kind smart|llm] [--rule CODE=SEVERITY]... PATH...
 
@@ -69,7 +70,7 @@ export function checkCommand(args: readonly string[], io: Io): Promise<number> {
 
 async function check(opts: CheckOptions, io: Io): Promise<number> {
   const { targets, unreadable } = await discover(opts.paths.map((p) => (isAbsolute(p) ? p : resolve(io.cwd, p))));
-  const files: { file: string; model: ToolModel; explicit: boolean }[] = [];
+  const files: { file: string; model: ToolModel; explicit: boolean; encoding: DecodedFile['problem'] }[] = [];
   const names = new Map<string, { uri: string; line: number; character: number }[]>();
   const workspace: WorkspaceIndex = {
     toolsNamed: (name, exceptUri, max) => {
@@ -84,18 +85,19 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   };
   const service = getLanguageService({ settings: { ...DEFAULT_SETTINGS, rules: opts.rules }, workspace });
   for (const t of targets) {
-    let text: string;
+    let decoded: DecodedFile;
     try {
-      text = await fs.readFile(t.path, 'utf8');
+      decoded = decodeDefinition(await fs.readFile(t.path));
     } catch {
       unreadable.push(t.path);
       continue;
     }
+    const { text } = decoded;
     // --kind forces the kind of definitions, not of every JSON file
     if (!t.explicit && !mayBeDefinition(text)) continue;
     const model = service.parse(TextDocument.create(pathToFileURL(t.path).toString(), 'json', 1, text), opts.kind);
     if (!t.explicit && !model.kind && !looksLikeWrappedDefinition(model)) continue;
-    files.push({ file: display(io.cwd, t.path), model, explicit: t.explicit });
+    files.push({ file: display(io.cwd, t.path), model, explicit: t.explicit, encoding: decoded.problem });
     const nameNode = model.toolNameNode;
     if (model.kind && nameNode?.value) {
       const pos = model.document.positionAt(nameNode.offset);
@@ -104,8 +106,15 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       names.set(nameNode.value as string, list);
     }
   }
-  const reports: FileReport[] = files.map(({ file, model }) => {
+  const reports: FileReport[] = files.map(({ file, model, encoding }) => {
     const diagnostics = service.doValidation(model);
+    const jsonSyntax = opts.rules['json-syntax'] ?? 'error';
+    if (encoding && jsonSyntax !== 'off') {
+      const at = model.document.positionAt(encoding.offset);
+      diagnostics.unshift(
+        Diagnostic.create(Range.create(at, at), encoding.message, LSP_SEVERITY[jsonSyntax], 'json-syntax', 'tooldef'),
+      );
+    }
     const notADefinition = opts.rules['not-a-definition'] ?? 'error';
     if (!model.kind && model.root?.type === 'object' && !model.json.syntaxErrors.length && notADefinition !== 'off') {
       diagnostics.push(

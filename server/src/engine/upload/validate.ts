@@ -9,6 +9,7 @@ import type { Settings } from '../../service/settings';
 import type { WorkspaceIndex } from '../../service/validation/context';
 import { uploadFileName } from './fileName';
 import type { UploadValidation } from './types';
+import { decodeDefinition } from '../../service/encoding';
 
 export interface ValidateOptions {
   /** The file's path or URI: its name is the fallback upload name, and rules like file-name-mismatch use it. */
@@ -25,18 +26,12 @@ function documentUri(filePath: string | undefined): string {
 }
 
 /**
- * Validates the bytes that will be uploaded: decoded as UTF-8 exactly like `tooldef check` reads them
- * (a BOM is kept).
+ * Validates the bytes that will be uploaded, decoded exactly as `tooldef check` reads them
+ * (service/encoding.ts: not UTF-8 is a problem that blocks the upload).
  */
 export function validateForUpload(bytes: Uint8Array, opts: ValidateOptions = {}): UploadValidation {
-  const problems: string[] = [];
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(bytes);
-    problems.push('The file is not valid UTF-8; definition files are UTF-8 JSON.');
-  }
+  const { text, problem } = decodeDefinition(bytes);
+  const problems = problem ? [problem.message] : [];
   const service = getLanguageService({ settings: opts.settings, workspace: opts.workspace });
   const model = service.parse(TextDocument.create(documentUri(opts.filePath), 'json', 1, text), opts.kind);
   const diagnostics = service.doValidation(model);
