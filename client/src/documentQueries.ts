@@ -85,12 +85,16 @@ export class DocumentQueries {
     return this.ask(CheckOutputRequest, { text, expected }, []);
   }
 
-  /** The upload's gate, run by the server with the user's settings and the workspace's other tools. */
+  /**
+   * The upload's gate, run by the server with the user's own rule settings (a workspace's `tooldef.rules`
+   * cannot switch it off) and the workspace's other tools.
+   */
   async validateForUpload(doc: vscode.TextDocument, bytes: Uint8Array): Promise<UploadValidation> {
     const params = {
       uri: doc.uri.toString(),
       bytes: Buffer.from(bytes).toString('base64'),
       kind: associatedKind(doc) ?? null,
+      userRules: vscode.workspace.getConfiguration('tooldef').inspect('rules')?.globalValue ?? {},
     };
     const answer = await this.ask(ValidateForUploadRequest, params, undefined);
     if (!answer) throw new Error(NO_SERVER);

@@ -114,7 +114,13 @@ export const CheckOutputRequest = new RequestType<
  * user's settings and the workspace's other tools.
  */
 export const ValidateForUploadRequest = new RequestType<
-  { uri: string; bytes: string; kind?: Kind | null },
+  {
+    uri: string;
+    bytes: string;
+    kind?: Kind | null;
+    /** The user's own `tooldef.rules` (not the workspace's: a workspace cannot switch off the upload gate). */
+    userRules?: unknown;
+  },
   UploadValidation,
   void
 >('tooldef/validateForUpload');

@@ -197,16 +197,23 @@ test('tooldef/checkOutput: an LLM answer against expected_output', async () => {
   }
 });
 
-test('tooldef/validateForUpload uses the settings the server was given', async () => {
-  const client = await LspClient.start({ initializationOptions: { settings: { rules: { 'missing-field': 'off' } } } });
+test("tooldef/validateForUpload: the server's settings apply, its rules only as the user's own", async () => {
+  const client = await LspClient.start({
+    initializationOptions: { settings: { knownModels: ['house-model'], rules: { 'missing-field': 'off' } } },
+  });
   try {
-    const v = await client.request<UploadValidation>(ValidateForUploadRequest.method, {
-      uri: URI,
-      bytes: Buffer.from('{"version": "1.0"}').toString('base64'),
-      kind: 'llm',
-    });
-    assert.equal(v.kind, 'llm');
-    assert.ok(!v.diagnostics.some((d) => d.code === 'missing-field'), JSON.stringify(v.diagnostics.map((d) => d.code)));
+    const bytes = Buffer.from(smartTool({ metadata: { model_version: ['house-model'], tool_code: undefined } }));
+    const ask = (userRules?: unknown) =>
+      client.request<UploadValidation>(ValidateForUploadRequest.method, {
+        uri: URI,
+        bytes: bytes.toString('base64'),
+        userRules,
+      });
+    const codes = (v: UploadValidation) => v.diagnostics.map((d) => String(d.code));
+    const gate = codes(await ask());
+    assert.ok(gate.includes('missing-field'), `missing-field stays on: ${gate.join(', ')}`);
+    assert.ok(!gate.includes('unknown-model'), 'house-model is known');
+    assert.ok(!codes(await ask({ 'missing-field': 'off' })).includes('missing-field'));
   } finally {
     await client.dispose();
   }

@@ -27,6 +27,7 @@ import { base64Bytes } from '../service/base64';
 import type { Settings } from '../service/settings';
 import type { WorkspaceIndex } from '../service/validation/context';
 import { runSafe } from './runSafe';
+import { readConfig } from '../service/config';
 
 export interface DocumentRequestsContext {
   /** The server's own model of the document when it holds the very text asked about (not parsed again). */
@@ -121,7 +122,8 @@ export function registerDocumentRequests(
         validateForUpload(base64Bytes(p.bytes), {
           filePath: p.uri,
           kind: p.kind ?? undefined,
-          settings: settings(),
+          // The user's rules only: a workspace's settings cannot switch off what guards an upload.
+          settings: { ...settings(), rules: readConfig({ rules: p.userRules }).settings.rules },
           workspace,
         }),
       ),
