@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { BaseLanguageClient as LanguageClient } from 'vscode-languageclient';
-import { DocumentKindNotification, mayBeDefinition } from '../../server/src/protocol';
+import { DocumentKindNotification, mayBeDefinition, WorkspaceTrustNotification } from '../../server/src/protocol';
 import { associatedKind, type DocumentQueries } from './documentQueries';
 
 export const LANGUAGE_ID = 'tooldef';
@@ -79,4 +79,11 @@ export function trackActiveKind(queries: DocumentQueries): vscode.Disposable[] {
     }),
     { dispose: () => clearTimeout(timer) },
   ];
+}
+
+/** Tells the server when the user trusts the workspace (it started with `initializationOptions.trusted`). */
+export function sendTrust(lc: LanguageClient): vscode.Disposable {
+  return vscode.workspace.onDidGrantWorkspaceTrust(() =>
+    lc.sendNotification(WorkspaceTrustNotification, { trusted: true }).catch(() => undefined),
+  );
 }

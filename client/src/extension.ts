@@ -8,7 +8,13 @@ import {
 } from 'vscode-languageclient/node';
 import { registerCodeLenses } from './codeLens';
 import { registerCommands } from './commands';
-import { adoptDefinitionDocuments, LANGUAGE_ID, sendForcedKinds, trackActiveKind } from './definitionDocuments';
+import {
+  adoptDefinitionDocuments,
+  LANGUAGE_ID,
+  sendForcedKinds,
+  sendTrust,
+  trackActiveKind,
+} from './definitionDocuments';
 import { RESULT_SCHEME, ResultDocuments } from './run/results';
 import { registerStatusBar } from './statusBar';
 import { registerEmbeddedEditing } from './embedded/features';
@@ -58,7 +64,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
   const running = await started;
-  if (running) context.subscriptions.push(...sendForcedKinds(running));
+  if (running) context.subscriptions.push(...sendForcedKinds(running), sendTrust(running));
 }
 
 export async function deactivate(): Promise<void> {
@@ -74,6 +80,7 @@ function createClient(context: vscode.ExtensionContext, log: vscode.LogOutputCha
     debug: { module, transport: TransportKind.ipc, options: { env, execArgv: ['--nolazy', '--inspect=6009'] } },
   };
   const clientOptions: LanguageClientOptions = {
+    initializationOptions: { trusted: vscode.workspace.isTrusted },
     documentSelector: [
       { language: LANGUAGE_ID, scheme: 'file' },
       { language: LANGUAGE_ID, scheme: 'untitled' },

@@ -32,6 +32,12 @@ export type {
 export { mayBeDefinition } from './service/kind';
 
 /** The kind the user forced for a document (`tooldef.files.associations`), or null for detection. */
+/**
+ * Whether the user trusts the workspace (sent on start in `initializationOptions.trusted`, and when trust
+ * is granted): in Restricted Mode hovers show no image from an author-chosen URL (it would be fetched).
+ */
+export const WorkspaceTrustNotification = new NotificationType<{ trusted: boolean }>('tooldef/workspaceTrust');
+
 export const DocumentKindNotification = new NotificationType<{ uri: string; kind: Kind | null }>(
   'tooldef/documentKind',
 );

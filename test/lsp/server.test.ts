@@ -685,6 +685,30 @@ function analyses(client: LspClient, uri: string): string[] {
     .map((l) => /^(\d+ of \d+) top-level statements analysed/.exec(l.message.slice(prefix.length))?.[1] ?? l.message);
 }
 
+test('an avatar URL is shown as an image only once the client says the workspace is trusted', async () => {
+  const client = await LspClient.start({ initializationOptions: { trusted: false } });
+  try {
+    const url = 'https://img.example/avatar.png';
+    const text = llmTool({ metadata: { avatar_type: 'url', avatar: url } });
+    const u = uri('trust.json');
+    await client.open(u, text);
+    await client.waitForDiagnostics(u);
+    const doc = TextDocument.create(u, 'json', 1, text);
+    const position = doc.positionAt(text.indexOf(url) + 3);
+    const shown = async () =>
+      (
+        (await client.request<Hover>('textDocument/hover', { textDocument: { uri: u }, position })).contents as {
+          value: string;
+        }
+      ).value;
+    assert.match(await shown(), /Restricted Mode/);
+    await client.notify('tooldef/workspaceTrust', { trusted: true });
+    assert.match(await shown(), /^!\[avatar\]\(https:\/\/img\.example\/avatar\.png\)/);
+  } finally {
+    await client.dispose();
+  }
+});
+
 test('a large tool_code is analysed in slices: requests are answered meanwhile and a newer version replaces it', async () => {
   // A fresh server: no warm-up has run, so the first analysis pays for loading and compiling too.
   const client = await LspClient.start();

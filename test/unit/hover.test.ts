@@ -3,10 +3,10 @@ import { describe, it } from 'node:test';
 import { cursor, llmTool, load, smartTool } from '../helpers';
 import { PNG_256 } from './images';
 
-function hover(fixture: string): { value: string; covered: string } | null {
+function hover(fixture: string, remoteImages?: boolean): { value: string; covered: string } | null {
   const { text, offset } = cursor(fixture);
   const { service, model, doc } = load(text);
-  const h = service.doHover(model, doc.positionAt(offset));
+  const h = service.doHover(model, doc.positionAt(offset), remoteImages);
   if (!h) return null;
   return { value: (h.contents as { value: string }).value, covered: doc.getText(h.range!) };
 }
@@ -46,6 +46,19 @@ describe('hover', () => {
     )!;
     assert.ok(h.value.startsWith(`![avatar](data:image/png;base64,${PNG_256})`));
     assert.match(h.value, /PNG, 256×256 px/);
+  });
+
+  it('on an avatar URL: the image only in a trusted workspace (it is fetched); in Restricted Mode, why not', () => {
+    const url = 'https://img.example/a(1).png';
+    const fixture = llmTool({ metadata: { avatar_type: 'url', avatar: url } }).replace(
+      `"${url}"`,
+      `"https://|img.example/a(1).png"`,
+    );
+    assert.equal(hover(fixture, true)!.value, `![avatar](https://img.example/a%281%29.png)\n\n${url}`);
+    for (const untrusted of [hover(fixture, false)!, hover(fixture)!]) {
+      assert.doesNotMatch(untrusted.value, /!\[/);
+      assert.match(untrusted.value, /Restricted Mode.*trust the workspace/);
+    }
   });
 
   it('nothing on punctuation or outside a definition', () => {

@@ -5,7 +5,13 @@
 import * as vscode from 'vscode';
 import { LanguageClient, type LanguageClientOptions } from 'vscode-languageclient/browser';
 import { newToolCommand, setAvatarCommand } from '../authoring/commands';
-import { adoptDefinitionDocuments, LANGUAGE_ID, sendForcedKinds, trackActiveKind } from '../definitionDocuments';
+import {
+  adoptDefinitionDocuments,
+  LANGUAGE_ID,
+  sendForcedKinds,
+  sendTrust,
+  trackActiveKind,
+} from '../definitionDocuments';
 import { DocumentQueries } from '../documentQueries';
 import { registerStatusBar } from '../statusBar';
 
@@ -32,6 +38,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const log = vscode.window.createOutputChannel('Tool Definitions', { log: true });
   const serverMain = vscode.Uri.joinPath(context.extensionUri, 'dist', 'web', 'server.js');
   const clientOptions: LanguageClientOptions = {
+    initializationOptions: { trusted: vscode.workspace.isTrusted },
     documentSelector: [{ language: LANGUAGE_ID }],
     outputChannel: log,
     traceOutputChannel: log,
@@ -73,7 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ),
   );
   const running = await started;
-  if (running) context.subscriptions.push(...sendForcedKinds(running));
+  if (running) context.subscriptions.push(...sendForcedKinds(running), sendTrust(running));
 }
 
 export async function deactivate(): Promise<void> {

@@ -12,7 +12,7 @@ import {
   type Position,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { DocumentKindNotification } from '../protocol';
+import { DocumentKindNotification, WorkspaceTrustNotification } from '../protocol';
 import { readConfig, type ServerConfig } from '../service/config';
 import { fileKey, inFolder } from '../service/fileKey';
 import type { Kind } from '../service/kind';
@@ -44,6 +44,11 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
   const service = getLanguageService({ workspace: index });
   const models = new ModelCache(service);
   let config: ServerConfig = readConfig(undefined);
+  /** The workspace is trusted (the client says so); until then, nothing an author names is fetched. */
+  let trusted = false;
+  connection.onNotification(WorkspaceTrustNotification, (p) => {
+    trusted = p?.trusted === true;
+  });
   let pullConfiguration = false;
   let folderChanges = false;
   let workspaceFolders: string[] = [];
@@ -62,7 +67,9 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
   connection.onInitialize((params): InitializeResult => {
     pullConfiguration = !!params.capabilities.workspace?.configuration;
     folderChanges = !!params.capabilities.workspace?.workspaceFolders;
-    config = readConfig((params.initializationOptions as { settings?: unknown } | undefined)?.settings);
+    const init = params.initializationOptions as { settings?: unknown; trusted?: unknown } | undefined;
+    config = readConfig(init?.settings);
+    trusted = init?.trusted === true;
     service.configure(config.settings);
     workspaceFolders = (params.workspaceFolders ?? []).map((f) => f.uri);
     if (!workspaceFolders.length && params.rootUri) workspaceFolders = [params.rootUri];
@@ -331,7 +338,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
   connection.onHover((p, token) =>
     runSafeAsync(connection, 'hover', null, token, async () => {
       const model = await readyModelOf(p.textDocument.uri, token, p.position);
-      return model ? service.doHover(model, p.position) : null;
+      return model ? service.doHover(model, p.position, trusted) : null;
     }),
   );
 

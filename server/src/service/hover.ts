@@ -11,7 +11,8 @@ import { variableAt } from './variableRefs';
 /** Larger images are described, not shown: a hover should stay instant. */
 const MAX_INLINE_IMAGE = 200 * 1024;
 
-export function doHover(model: ToolModel, offset: number): Hover | null {
+/** `remoteImages`: whether an avatar given as a URL may be shown (fetched): not in Restricted Mode. */
+export function doHover(model: ToolModel, offset: number, remoteImages = false): Hover | null {
   const kind = model.kind;
   if (!kind || !model.root) return null;
   const target = variableAt(model, offset);
@@ -33,7 +34,7 @@ export function doHover(model: ToolModel, offset: number): Hover | null {
     path[1] === 'avatar' &&
     (path.length === 2 || path[2] === 'avatar')
   ) {
-    const md = describeAvatar(model, valueNode);
+    const md = describeAvatar(model, valueNode, remoteImages);
     if (md) return { contents: { kind: MarkupKind.Markdown, value: md }, range: toRange(model, node) };
   }
   const schema = schemaAt(kind, path);
@@ -61,13 +62,15 @@ export function describeVariable(model: ToolModel, v: VariableDecl): string {
   return lines.join('\n\n');
 }
 
-function describeAvatar(model: ToolModel, value: JsonNode): string | undefined {
+function describeAvatar(model: ToolModel, value: JsonNode, remoteImages: boolean): string | undefined {
   const text = value.value as string;
   if (!text) return 'Empty avatar: the workspace shows its default icon.';
   const holder = value.parent?.parent;
   const typeNode = child(holder, 'avatar_type') ?? child(model.metadata, 'avatar_type');
   if (typeNode?.value === 'url' || /^https?:\/\//.test(text.slice(0, 16)))
-    return `![avatar](${text.replace(/[()\s]/g, encodeURIComponent)})\n\n${text}`;
+    return remoteImages
+      ? `![avatar](${text.replace(/[()\s]/g, percentEncoded)})\n\n${text}`
+      : `${text}\n\n(Not previewed in Restricted Mode, which fetches nothing an author names: trust the workspace to see it.)`;
   const info = inspectBase64Image(text);
   if (!info.ok)
     return info.problem === 'not-image'
@@ -77,4 +80,9 @@ function describeAvatar(model: ToolModel, value: JsonNode): string | undefined {
   const summary = `**Avatar** — ${info.type.toUpperCase()}, ${size}, ${formatBytes(info.bytes)}`;
   if (text.length > MAX_INLINE_IMAGE) return `${summary}\n\n(too large to preview in a hover)`;
   return `![avatar](data:${info.mime};base64,${text.replace(/\s+/g, '')})\n\n${summary}`;
+}
+
+/** A character as `%XX` (encodeURIComponent leaves `(` and `)`, which would end a Markdown link). */
+function percentEncoded(c: string): string {
+  return [...new TextEncoder().encode(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 }

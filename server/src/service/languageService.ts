@@ -54,7 +54,8 @@ export interface LanguageService {
   doValidation(model: ToolModel): Diagnostic[];
   /** `triggerCharacter`: the character whose typing asked (LSP's completion context), if one did. */
   doComplete(model: ToolModel, position: Position, triggerCharacter?: string): CompletionList;
-  doHover(model: ToolModel, position: Position): Hover | null;
+  /** `remoteImages`: an avatar URL may be shown as an image (fetched): the workspace is trusted. */
+  doHover(model: ToolModel, position: Position, remoteImages?: boolean): Hover | null;
   doCodeActions(model: ToolModel, range: Range, diagnostics: readonly Diagnostic[]): CodeAction[];
   findDocumentSymbols(model: ToolModel): DocumentSymbol[];
   findDefinition(model: ToolModel, position: Position): Location[];
@@ -87,7 +88,7 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
         settings,
       ),
     doComplete: (model, p, trigger) => doComplete(model, at(model, p), settings, trigger),
-    doHover: (model, p) => doHover(model, at(model, p)),
+    doHover: (model, p, remoteImages) => doHover(model, at(model, p), remoteImages),
     doCodeActions,
     findDocumentSymbols,
     findDefinition: (model, p) => findDefinition(model, at(model, p)),
