@@ -1,6 +1,6 @@
 // Where definitions are searched for on disk: one rule for the CLI's directories, the server's scan and its watcher.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -47,6 +47,25 @@ describe('jsonFilesUnder', () => {
       'tools/c.json',
     ]);
     assert.deepEqual(unreadable, lockedOut ? [join(root, 'locked')] : []);
+  });
+
+  it('follows symbolic links, each folder once, and reports a dangling one', async () => {
+    const linked = mkdtempSync(join(tmpdir(), 'tooldef-walk-links-'));
+    try {
+      mkdirSync(join(linked, 'real'));
+      writeFileSync(join(linked, 'real', 'r.json'), '{}');
+      symlinkSync(join(linked, 'real'), join(linked, 'alias')); // the same folder again
+      symlinkSync(join(linked, 'real', 'r.json'), join(linked, 'file.json'));
+      symlinkSync(linked, join(linked, 'real', 'up')); // a loop
+      symlinkSync(join(linked, 'gone.json'), join(linked, 'dangling.json'));
+      const unreadable: string[] = [];
+      const found: string[] = [];
+      for await (const p of jsonFilesUnder(linked, (x) => unreadable.push(x))) found.push(p.slice(linked.length + 1));
+      assert.deepEqual(found, ['alias/r.json', 'file.json']);
+      assert.deepEqual(unreadable, [join(linked, 'dangling.json')]);
+    } finally {
+      rmSync(linked, { recursive: true, force: true });
+    }
   });
 
   it('reports a folder that does not exist and finds nothing there', async () => {

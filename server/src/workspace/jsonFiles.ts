@@ -4,12 +4,25 @@ import { join } from 'node:path';
 import { isSkippedFolder } from './searched';
 
 /**
- * The `.json` files under `dir`, depth first, in name order. A folder that cannot be read is given to
- * `onUnreadable` and skipped; the search goes on.
+ * The `.json` files under `dir`, depth first, in name order. Symbolic links are followed, each folder
+ * searched once (a link back up the tree is no loop); sockets, devices and pipes are passed over. A
+ * folder that cannot be read, or a link whose target is gone, is given to `onUnreadable` and skipped;
+ * the search goes on.
  */
-export async function* jsonFilesUnder(dir: string, onUnreadable?: (dir: string) => void): AsyncGenerator<string> {
+export function jsonFilesUnder(dir: string, onUnreadable?: (path: string) => void): AsyncGenerator<string> {
+  return walk(dir, onUnreadable, new Set());
+}
+
+async function* walk(
+  dir: string,
+  onUnreadable: ((path: string) => void) | undefined,
+  searched: Set<string>,
+): AsyncGenerator<string> {
   let entries;
   try {
+    const real = await fs.realpath(dir);
+    if (searched.has(real)) return;
+    searched.add(real);
     entries = await fs.readdir(dir, { withFileTypes: true });
   } catch {
     onUnreadable?.(dir);
@@ -18,7 +31,17 @@ export async function* jsonFilesUnder(dir: string, onUnreadable?: (dir: string) 
   entries.sort((a, b) => a.name.localeCompare(b.name));
   for (const e of entries) {
     const path = join(dir, e.name);
-    if (e.isDirectory() && !isSkippedFolder(e.name)) yield* jsonFilesUnder(path, onUnreadable);
-    else if (e.isFile() && e.name.endsWith('.json')) yield path;
+    let kind: 'folder' | 'file' | 'other' = e.isDirectory() ? 'folder' : e.isFile() ? 'file' : 'other';
+    if (e.isSymbolicLink()) {
+      try {
+        const target = await fs.stat(path);
+        kind = target.isDirectory() ? 'folder' : target.isFile() ? 'file' : 'other';
+      } catch {
+        onUnreadable?.(path); // a dangling link
+        continue;
+      }
+    }
+    if (kind === 'folder' && !isSkippedFolder(e.name)) yield* walk(path, onUnreadable, searched);
+    else if (kind === 'file' && e.name.endsWith('.json')) yield path;
   }
 }
