@@ -1,5 +1,6 @@
 // LSP-level tests: the built server (dist/server.js) driven over stdio by test/lsp/lspClient.ts.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -24,7 +25,7 @@ import type {
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import { cursor, llmTool, smartTool } from '../helpers';
-import { LspClient } from './lspClient';
+import { LspClient, repoRoot } from './lspClient';
 
 // ---------------------------------------------------------------------------------------------
 // helpers
@@ -684,6 +685,24 @@ function analyses(client: LspClient, uri: string): string[] {
     .filter((l) => l.message.startsWith(prefix))
     .map((l) => /^(\d+ of \d+) top-level statements analysed/.exec(l.message.slice(prefix.length))?.[1] ?? l.message);
 }
+
+test(
+  'a broken message stream: the server says so and exits, so that the client can start a new one',
+  { timeout: 60_000 },
+  async () => {
+    for (const garbage of ['Content-Length: lots\r\n\r\n{}', 'Content-Length: 2\r\n\r\n{]']) {
+      const child = spawn(process.execPath, [join(repoRoot(), 'dist', 'server.js'), '--stdio'], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.stdin.write(garbage);
+      assert.equal(await exited, 1, stderr);
+      assert.match(stderr, /the message stream from the client is broken \(.+\); exiting/);
+    }
+  },
+);
 
 test('an avatar URL is shown as an image only once the client says the workspace is trusted', async () => {
   const client = await LspClient.start({ initializationOptions: { trusted: false } });
