@@ -253,6 +253,20 @@ describe('python-syntax', () => {
     assert.deepEqual(doc.update(after.replace('x = 1', 'y = 1')).problems, []);
   });
 
+  it('an unclosed bracket is reported once, as by CPython: no echo after it, no contract guessed from the broken body', () => {
+    for (const src of [
+      'def execute(variables):\n    x = (1,\n    return "a"\n',
+      'def execute(variables):\n    print((1, 2)\n    return "a"\n\ndef other():\n    pass\n',
+    ]) {
+      const all = analyzePython(src).problems;
+      assert.deepEqual(
+        all.map((p) => [p.code, lineOf(src, p.start), p.message]),
+        [['python-syntax', 2, "'(' was never closed"]],
+        src,
+      );
+    }
+  });
+
   it('reports independent errors of separate top-level statements, one each', () => {
     const src = 'def a()\n    pass\n\nx = 1 +\n\ndef execute(variables):\n    return ""\n';
     const lines = syntaxAll(src).map((p) => lineOf(src, p.start));

@@ -154,7 +154,8 @@ export class PythonDocument {
       }
       return line;
     };
-    const executes: { base: number; e: ChunkFacts['executes'][number] }[] = [];
+    /** `parsed`: its chunk parsed, so its contract problems are not a syntax error's echo. */
+    const executes: { base: number; e: ChunkFacts['executes'][number]; parsed: boolean }[] = [];
     let nestedExecute = false;
     let boundExecute = false;
     // `from __future__` imports may follow only a docstring, comments and other futures.
@@ -247,7 +248,7 @@ export class PythonDocument {
           nameEnd: fn.nameEnd + base,
         } as FunctionInfo);
       }
-      for (const e of f.executes) executes.push({ base, e });
+      for (const e of f.executes) executes.push({ base, e, parsed: !f.tokenError && !f.parseError });
       if (f.nestedExecute) nestedExecute = true;
       if (f.boundExecute) boundExecute = true;
       for (const s of f.secrets) problems.push(shift(s));
@@ -265,9 +266,12 @@ export class PythonDocument {
         while (ls > 0 && src.charCodeAt(ls - 1) !== 10 && src.charCodeAt(ls - 1) !== 13) ls--;
         let le = whole.start;
         while (le < src.length && src.charCodeAt(le) !== 10 && src.charCodeAt(le) !== 13) le++;
+        // An unclosed bracket holds the rest of the file: what the parser made of it is an echo.
+        const restInside = / was never closed$/.test(whole.message);
         for (let i = problems.length - 1; i >= 0; i--) {
           const p = problems[i];
-          if (p.code === 'python-syntax' && p.start >= ls && p.start <= le) problems.splice(i, 1);
+          if (p.code === 'python-syntax' && ((p.start >= ls && p.start <= le) || (restInside && p.start > le)))
+            problems.splice(i, 1);
         }
         problems.push({
           code: 'python-syntax',
@@ -293,7 +297,8 @@ export class PythonDocument {
       }
     } else if (executes.length) {
       const [first, ...rest] = executes;
-      for (const p of first.e.problems) problems.push({ ...p, start: p.start + first.base, end: p.end + first.base });
+      if (first.parsed)
+        for (const p of first.e.problems) problems.push({ ...p, start: p.start + first.base, end: p.end + first.base });
       for (const r of rest) {
         problems.push({
           code: 'execute-redefined',
