@@ -28,6 +28,22 @@ function codesAfter(text: string, opts: Parameters<typeof load>[1] = {}): string
 }
 
 describe('quick fixes', () => {
+  it('a number or a boolean written as a string, where the schema wants that type: unquoted', () => {
+    const text = llmTool({ metadata: { parameters: { temperature: ' 0.5 ', max_tokens: '500' } } });
+    const t = fix(text, 'wrong-type', 'Change to 0.5');
+    assert.equal(JSON.parse(t.result).metadata.parameters.temperature, 0.5);
+    const both = fix(t.result, 'wrong-type', 'Change to 500');
+    assert.deepEqual(JSON.parse(both.result).metadata.parameters, { temperature: 0.5, max_tokens: 500 });
+    assert.deepEqual(codesAfter(both.result), []);
+    // Not a number: no such fix (the message says what to do).
+    const { service, model } = load(llmTool({ metadata: { parameters: { temperature: 'warm' } } }));
+    const d = service.doValidation(model).find((x) => x.code === 'wrong-type')!;
+    assert.deepEqual(
+      service.doCodeActions(model, d.range, [d]).map((a) => a.title),
+      [],
+    );
+  });
+
   it('unknown placeholder: closest variable name, through escapes', () => {
     const { result } = fix(
       llmTool({ prompt: 'a\n"q" {{txet}} {{target language}}' }),

@@ -75,6 +75,8 @@ function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
         edits: [replaceNode(data, data.quoted ? JSON.stringify(c) : escapeJsonContent(c))],
         preferred: i === 0 && data.candidates.length === 1,
       }));
+    case 'unquote':
+      return [{ title: `Change to ${data.literal}`, edits: [replaceNode(data, data.literal)], preferred: true }];
     case 'unknown-name': {
       const write = (name: string): string =>
         escapeJsonContent(data.pythonQuote ? pythonStringContent(name, data.pythonQuote) : name);

@@ -42,6 +42,11 @@ export function branches(s: SchemaNode): readonly SchemaNode[] {
   return s.anyOf ? [s, ...s.anyOf] : [s];
 }
 
+/** Whether the schema accepts a value of JSON Schema type `type` (in any of its branches). */
+export function acceptsType(s: SchemaNode, type: string): boolean {
+  return branches(s).some((b) => (Array.isArray(b.type) ? b.type.includes(type) : b.type === type));
+}
+
 /** Human words for a schema's accepted types: "a string or an array of strings". */
 export function describeTypes(s: SchemaNode): string {
   const words = branches(s)

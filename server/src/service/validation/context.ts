@@ -14,7 +14,8 @@ export type FixData =
   | { fix: 'wrap-array' }
   | { fix: 'unwrap-array' }
   | { fix: 'flatten-avatar' }
-  | { fix: 'trim-placeholder'; offset: number; length: number; name: string };
+  | { fix: 'trim-placeholder'; offset: number; length: number; name: string }
+  | { fix: 'unquote'; offset: number; length: number; literal: string };
 
 export interface RelatedLocation {
   readonly uri: string;

@@ -2,7 +2,7 @@ import * as validators from '../../generated/validators';
 import { child, keyOrSelf, pathOf, property } from '../json/nodes';
 import type { JsonNode } from '../json/tree';
 import { HOME_PATH, homeAt, homeOf, RECOMMENDED } from '../fields';
-import { describeTypes, jsonTypeWord, propertiesAt, schemaAt } from '../schema';
+import { acceptsType, describeTypes, jsonTypeWord, propertiesAt, schemaAt, type SchemaNode } from '../schema';
 import { closest } from '../similar';
 import type { Validator } from './context';
 
@@ -47,10 +47,12 @@ export const shape: Validator = (ctx) => {
       case 'anyOf': {
         const schema = schemaAt(kind, path);
         const expected = schema ? describeTypes(schema) : String((e.params as { type?: string }).type);
+        const literal = schema && unquotedLiteral(node, schema);
         ctx.report(
           'wrong-type',
           node,
           `${name} must be ${expected}, not ${jsonTypeWord(nodeValueOf(node))}: change the value.`,
+          literal === undefined ? undefined : { fix: 'unquote', offset: node.offset, length: node.length, literal },
         );
         break;
       }
@@ -174,4 +176,16 @@ function nodeAt(root: JsonNode, instancePath: string): JsonNode | undefined {
 
 function nodeValueOf(node: JsonNode): unknown {
   return node.type === 'object' ? {} : node.type === 'array' ? [] : node.value;
+}
+
+/** The literal a quoted number or boolean stands for (`"500"` → `500`), where the schema wants that type. */
+function unquotedLiteral(node: JsonNode, schema: SchemaNode): string | undefined {
+  if (node.type !== 'string' || typeof node.value !== 'string') return undefined;
+  const text = node.value.trim();
+  if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(text)) {
+    if (acceptsType(schema, 'number') || (acceptsType(schema, 'integer') && Number.isInteger(Number(text))))
+      return text;
+  }
+  if ((text === 'true' || text === 'false') && acceptsType(schema, 'boolean')) return text;
+  return undefined;
 }
