@@ -44,6 +44,21 @@ describe('quick fixes', () => {
     );
   });
 
+  it('an unclosed {{: closed after the declared name it begins with, the longest first, through escapes', () => {
+    const text = llmTool({ prompt: 'Say "{{target language now, then {{text}}' });
+    const { titles, result } = fix(text, 'malformed-placeholder', 'Close as {{target language}}');
+    assert.deepEqual(titles, ['Close as {{target language}}']);
+    assert.match(result, /"Say \\"\{\{target language\}\} now, then \{\{text\}\}"/);
+    assert.deepEqual(codesAfter(result), []);
+    const { service, model } = load(llmTool({ prompt: 'Say {{nothing declared {{text}}' }));
+    const d = service.doValidation(model).find((x) => x.code === 'malformed-placeholder')!;
+    assert.deepEqual(
+      service.doCodeActions(model, d.range, [d]).map((a) => a.title),
+      [],
+      'no declared name follows: nothing to offer',
+    );
+  });
+
   it('unknown placeholder: closest variable name, through escapes', () => {
     const { result } = fix(
       llmTool({ prompt: 'a\n"q" {{txet}} {{target language}}' }),

@@ -89,6 +89,12 @@ function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
       if (add) fixes.push({ title: `Add variable \`${data.name}\``, edits: [add] });
       return fixes;
     }
+    case 'close-placeholder':
+      return data.closings.slice(0, MAX_CANDIDATES).map(({ name, offset }, i) => ({
+        title: `Close as {{${name}}}`,
+        edits: [{ offset, length: 0, newText: '}}' }],
+        preferred: i === 0,
+      }));
     case 'trim-placeholder':
       return [
         {

@@ -15,7 +15,9 @@ export type FixData =
   | { fix: 'unwrap-array' }
   | { fix: 'flatten-avatar' }
   | { fix: 'trim-placeholder'; offset: number; length: number; name: string }
-  | { fix: 'unquote'; offset: number; length: number; literal: string };
+  | { fix: 'unquote'; offset: number; length: number; literal: string }
+  /** `}}` inserted at `offset` (a document offset) closes the placeholder as `{{name}}`. */
+  | { fix: 'close-placeholder'; closings: { name: string; offset: number }[] };
 
 export interface RelatedLocation {
   readonly uri: string;
