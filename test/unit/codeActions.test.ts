@@ -59,6 +59,17 @@ describe('quick fixes', () => {
     );
   });
 
+  it('a missing required or recommended field: added with an empty value of its type', () => {
+    const noNotes = smartTool({ metadata: { usage_notes: undefined } });
+    const notes = fix(noNotes, 'missing-recommended-field', 'Add `usage_notes`');
+    assert.equal(JSON.parse(notes.result).metadata.usage_notes, '');
+    assert.ok(!codesAfter(notes.result).includes('missing-recommended-field'));
+    const noCode = smartTool({ metadata: { tool_code: undefined } });
+    const added = fix(noCode, 'missing-field', 'Add `tool_code`');
+    assert.equal(JSON.parse(added.result).metadata.tool_code, '');
+    assert.ok(!codesAfter(added.result).includes('missing-field'), codesAfter(added.result).join(', '));
+  });
+
   it('unknown placeholder: closest variable name, through escapes', () => {
     const { result } = fix(
       llmTool({ prompt: 'a\n"q" {{txet}} {{target language}}' }),

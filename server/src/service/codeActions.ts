@@ -14,6 +14,7 @@ import { child, nodeAtOffset, nodeAtPath, property } from './json/nodes';
 import type { JsonNode } from './json/tree';
 import type { ToolModel } from './model';
 import { toRange } from './positions';
+import { schemaAt, type SchemaNode } from './schema';
 import { isRuleCode } from './rules';
 import { nowTimestamp } from './timestamp';
 import type { FixData } from './validation/context';
@@ -63,7 +64,7 @@ interface Fix {
 }
 
 /** Fixes that restructure the document (append, move, flatten) need a tree of valid JSON. */
-const STRUCTURAL = new Set<FixData['fix']>(['move-field', 'flatten-avatar']);
+const STRUCTURAL = new Set<FixData['fix']>(['move-field', 'flatten-avatar', 'add-field']);
 
 function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
   const at = model.offsetAt(d.range.start);
@@ -137,6 +138,8 @@ function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
     }
     case 'move-field':
       return moveField(model, data.from, data.to);
+    case 'add-field':
+      return addField(model, data.path, data.key);
     case 'flatten-avatar':
       return flattenAvatar(model);
     case 'add-requirement':
@@ -181,6 +184,21 @@ function addRequirement(model: ToolModel, distribution: string): Fix[] {
   return [
     { title, edits: [{ offset: embedded.contentEnd, length: 0, newText: escapeJsonContent(line) }], preferred: true },
   ];
+}
+
+/** Adds a missing field with an empty value of its type (an enum's first value; a timestamp: now). */
+function addField(model: ToolModel, path: (string | number)[], key: string): Fix[] {
+  const target = nodeAtPath(model.root, path);
+  if (target?.type !== 'object' || property(target, key) || !model.kind) return [];
+  const schema = schemaAt(model.kind, [...path, key]);
+  const value = key === 'timestamp' ? JSON.stringify(nowTimestamp()) : emptyValue(schema);
+  return [{ title: `Add \`${key}\``, edits: [appendMember(model.text, target, key, value)], preferred: true }];
+}
+
+function emptyValue(schema: SchemaNode | undefined): string {
+  if (schema?.enum?.length) return JSON.stringify(schema.enum[0]);
+  const type = Array.isArray(schema?.type) ? schema.type[0] : (schema?.type ?? schema?.anyOf?.[0]?.type);
+  return { number: '0', integer: '0', boolean: 'false', array: '[]', object: '{}' }[String(type)] ?? '""';
 }
 
 function moveField(model: ToolModel, from: (string | number)[], to: (string | number)[]): Fix[] {

@@ -16,6 +16,8 @@ export type FixData =
   | { fix: 'flatten-avatar' }
   | { fix: 'trim-placeholder'; offset: number; length: number; name: string }
   | { fix: 'unquote'; offset: number; length: number; literal: string }
+  /** `key` added to the object at `path`, with a value of its type. */
+  | { fix: 'add-field'; path: (string | number)[]; key: string }
   /** `}}` inserted at `offset` (a document offset) closes the placeholder as `{{name}}`. */
   | { fix: 'close-placeholder'; closings: { name: string; offset: number }[] };
 

@@ -33,6 +33,7 @@ export const shape: Validator = (ctx) => {
           'missing-field',
           anchor(node),
           `Missing required field \`${missing}\` in ${where(path)}: add it.${hintFor(missing)}`,
+          { fix: 'add-field', path, key: missing },
         );
         break;
       }
@@ -133,6 +134,7 @@ function recommended(ctx: Parameters<Validator>[0]): void {
         'missing-recommended-field',
         anchor(metadata),
         `Missing recommended field \`${key}\` in \`metadata\`: add it.${hintFor(key)}`,
+        { fix: 'add-field', path: ['metadata'], key },
       );
     }
   }
