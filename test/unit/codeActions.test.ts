@@ -70,6 +70,17 @@ describe('quick fixes', () => {
     assert.ok(!codesAfter(added.result).includes('missing-field'), codesAfter(added.result).join(', '));
   });
 
+  it('a hard-coded secret: replaced with "<API_KEY>" in its own quotes, through the JSON escapes', () => {
+    const text = smartTool({
+      code: 'API_KEY = r\'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD\'\nHEADERS = {"token": "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789WXYZ"}\n\ndef execute(variables):\n    return variables["name"] + API_KEY\n',
+    });
+    const first = fix(text, 'hardcoded-secret', `Replace the secret with '<API_KEY>'`);
+    assert.match(JSON.parse(first.result).metadata.tool_code, /^API_KEY = '<API_KEY>'\n/);
+    const second = fix(first.result, 'hardcoded-secret', 'Replace the secret with "<API_KEY>"');
+    assert.match(JSON.parse(second.result).metadata.tool_code, /HEADERS = \{"token": "<API_KEY>"\}/);
+    assert.ok(!codesAfter(second.result).includes('hardcoded-secret'));
+  });
+
   it('unknown placeholder: closest variable name, through escapes', () => {
     const { result } = fix(
       llmTool({ prompt: 'a\n"q" {{txet}} {{target language}}' }),

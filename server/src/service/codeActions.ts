@@ -64,6 +64,9 @@ interface Fix {
 }
 
 /** Fixes that restructure the document (append, move, flatten) need a tree of valid JSON. */
+/** What a hard-coded secret is replaced with: the service's own convention for a key to fill in. */
+const SECRET_PLACEHOLDER = '<API_KEY>';
+
 const STRUCTURAL = new Set<FixData['fix']>(['move-field', 'flatten-avatar', 'add-field']);
 
 function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
@@ -138,6 +141,16 @@ function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
     }
     case 'move-field':
       return moveField(model, data.from, data.to);
+    case 'secret-placeholder': {
+      const literal = `${data.quote}${SECRET_PLACEHOLDER}${data.quote}`;
+      return [
+        {
+          title: `Replace the secret with ${literal}`,
+          edits: [replaceNode(data, escapeJsonContent(literal))],
+          preferred: true,
+        },
+      ];
+    }
     case 'add-field':
       return addField(model, data.path, data.key);
     case 'flatten-avatar':

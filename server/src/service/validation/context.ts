@@ -16,6 +16,8 @@ export type FixData =
   | { fix: 'flatten-avatar' }
   | { fix: 'trim-placeholder'; offset: number; length: number; name: string }
   | { fix: 'unquote'; offset: number; length: number; literal: string }
+  /** A secret's string literal (document range) replaced by a placeholder, in the literal's own quotes. */
+  | { fix: 'secret-placeholder'; offset: number; length: number; quote: string }
   /** `key` added to the object at `path`, with a value of its type. */
   | { fix: 'add-field'; path: (string | number)[]; key: string }
   /** `}}` inserted at `offset` (a document offset) closes the placeholder as `{{name}}`. */

@@ -11,7 +11,14 @@ export const pythonCode: Validator = (ctx) => {
       ctx.report(p.code, py.node.parent!.children![0], p.message);
       continue;
     }
-    ctx.report(p.code, py.embedded.rangeToDocument(p.start, p.end), p.message);
+    const at = py.embedded.rangeToDocument(p.start, p.end);
+    if (p.code === 'hardcoded-secret') {
+      // The literal's own quotes (`'`, `"` or a triple), after any prefix (`r`, `b`, …).
+      const quote = /^[a-zA-Z]*('''|"""|'|")/.exec(py.embedded.text.slice(p.start, p.end))?.[1] ?? '"';
+      ctx.report(p.code, at, p.message, { fix: 'secret-placeholder', ...at, quote });
+      continue;
+    }
+    ctx.report(p.code, at, p.message);
   }
 };
 
