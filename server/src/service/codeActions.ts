@@ -94,11 +94,7 @@ function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
       return fixes;
     }
     case 'close-placeholder':
-      return data.closings.slice(0, MAX_CANDIDATES).map(({ name, offset }, i) => ({
-        title: `Close as {{${name}}}`,
-        edits: [{ offset, length: 0, newText: '}}' }],
-        preferred: i === 0,
-      }));
+      return closePlaceholder(model, data.at);
     case 'trim-placeholder':
       return [
         {
@@ -197,6 +193,26 @@ function addRequirement(model: ToolModel, distribution: string): Fix[] {
   return [
     { title, edits: [{ offset: embedded.contentEnd, length: 0, newText: escapeJsonContent(line) }], preferred: true },
   ];
+}
+
+/**
+ * `}}` after each declared name the text after an unclosed `{{` (ending at decoded offset `at`) begins
+ * with, the longest first. Worked out here, when the fixes are asked for, not for every unclosed `{{`
+ * at each validation.
+ */
+function closePlaceholder(model: ToolModel, at: number): Fix[] {
+  const prompt = model.prompt;
+  if (!prompt) return [];
+  const names = [...model.variablesByName.keys()]
+    .filter((n) => n.trim() && prompt.embedded.text.startsWith(n, at))
+    .sort((a, b) => b.length - a.length);
+  return names.slice(0, MAX_CANDIDATES).map((name, i) => ({
+    title: `Close as {{${name}}}`,
+    edits: [
+      { offset: prompt.embedded.rangeToDocument(at + name.length, at + name.length).offset, length: 0, newText: '}}' },
+    ],
+    preferred: i === 0,
+  }));
 }
 
 /** Adds a missing field with an empty value of its type (an enum's first value; a timestamp: now). */

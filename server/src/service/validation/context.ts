@@ -20,8 +20,8 @@ export type FixData =
   | { fix: 'secret-placeholder'; offset: number; length: number; quote: string }
   /** `key` added to the object at `path`, with a value of its type. */
   | { fix: 'add-field'; path: (string | number)[]; key: string }
-  /** `}}` inserted at `offset` (a document offset) closes the placeholder as `{{name}}`. */
-  | { fix: 'close-placeholder'; closings: { name: string; offset: number }[] };
+  /** An unclosed `{{` ending at `at` (a decoded prompt offset), to close after the name that follows. */
+  | { fix: 'close-placeholder'; at: number };
 
 export interface RelatedLocation {
   readonly uri: string;

@@ -1,9 +1,6 @@
 import { closest } from '../similar';
 import type { Validator } from './context';
 
-/** How far after an unclosed `{{` a variable name is looked for (names are short). */
-const MAX_NAME_LOOKAHEAD = 200;
-
 /** Placeholders of `model_prompt` against the declared variables, ranges mapped through JSON escapes. */
 export const placeholders: Validator = (ctx) => {
   const { model } = ctx;
@@ -21,20 +18,11 @@ export const placeholders: Validator = (ctx) => {
     // Positions are mapped only for placeholders that are reported.
     const at = prompt.embedded.rangeToDocument(p.start, p.end);
     if (!p.closed) {
-      // The declared names the text after `{{` begins with, longest first: where `}}` would close it.
-      const after = prompt.embedded.text.slice(p.end, p.end + MAX_NAME_LOOKAHEAD);
-      const closings = [...declared.keys()]
-        .filter((n) => n.trim() && after.startsWith(n))
-        .sort((a, b) => b.length - a.length)
-        .map((name) => ({
-          name,
-          offset: prompt.embedded.rangeToDocument(p.end + name.length, p.end + name.length).offset,
-        }));
       ctx.report(
         'malformed-placeholder',
         at,
         '`{{` is never closed: add `}}` after the variable name, or remove the braces.',
-        closings.length ? { fix: 'close-placeholder', closings } : undefined,
+        { fix: 'close-placeholder', at: p.end },
       );
       continue;
     }
