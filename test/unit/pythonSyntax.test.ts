@@ -267,6 +267,14 @@ describe('python-syntax', () => {
     }
   });
 
+  it('an unterminated triple-quoted string is reported once too: the rest of the file is inside it', () => {
+    const src = 'def execute(variables):\n    x = """abc\n    return (\n\ndef f(:\n    pass\n';
+    assert.deepEqual(
+      analyzePython(src).problems.map((p) => [p.code, lineOf(src, p.start), p.message]),
+      [['python-syntax', 2, 'unterminated triple-quoted string literal (detected at line 6)']],
+    );
+  });
+
   it('reports independent errors of separate top-level statements, one each', () => {
     const src = 'def a()\n    pass\n\nx = 1 +\n\ndef execute(variables):\n    return ""\n';
     const lines = syntaxAll(src).map((p) => lineOf(src, p.start));

@@ -266,11 +266,10 @@ export class PythonDocument {
         while (ls > 0 && src.charCodeAt(ls - 1) !== 10 && src.charCodeAt(ls - 1) !== 13) ls--;
         let le = whole.start;
         while (le < src.length && src.charCodeAt(le) !== 10 && src.charCodeAt(le) !== 13) le++;
-        // An unclosed bracket holds the rest of the file: what the parser made of it is an echo.
-        const restInside = / was never closed$/.test(whole.message);
+        // A token that runs to the end of the file holds the rest: what the parser made of it is an echo.
         for (let i = problems.length - 1; i >= 0; i--) {
           const p = problems[i];
-          if (p.code === 'python-syntax' && ((p.start >= ls && p.start <= le) || (restInside && p.start > le)))
+          if (p.code === 'python-syntax' && ((p.start >= ls && p.start <= le) || (whole.toEnd && p.start > le)))
             problems.splice(i, 1);
         }
         problems.push({

@@ -15,6 +15,11 @@ export interface LexError {
    * `indent`: an unexpected indent, which CPython reports without looking further.
    */
   kind: 'tokenizer' | 'parser' | 'indent';
+  /**
+   * The faulty token runs to the end of the file (an unclosed bracket, an unterminated triple-quoted
+   * string): whatever a parser made of the rest is an echo of this error.
+   */
+  toEnd?: boolean;
 }
 
 export interface LexResult {
@@ -151,8 +156,14 @@ class Lexer {
     if (!this.tokenizerOnly) this.fail(start, end, message, kind);
   }
 
-  private fail(start: number, end: number, message: string, kind: LexError['kind'] = 'tokenizer'): never {
-    throw new Stop({ start, end: Math.max(end, start), message, kind });
+  private fail(
+    start: number,
+    end: number,
+    message: string,
+    kind: LexError['kind'] = 'tokenizer',
+    toEnd = false,
+  ): never {
+    throw new Stop({ start, end: Math.max(end, start), message, kind, ...(toEnd ? { toEnd } : {}) });
   }
 
   run(): void {
@@ -194,7 +205,8 @@ class Lexer {
     // End of input.
     if (this.brackets.length) {
       const at = this.bracketPos[this.bracketPos.length - 1];
-      this.fail(at, at + 1, `'${String.fromCharCode(this.brackets[this.brackets.length - 1])}' was never closed`);
+      const open = String.fromCharCode(this.brackets[this.brackets.length - 1]);
+      this.fail(at, at + 1, `'${open}' was never closed`, 'tokenizer', true);
     }
     if (this.lineHasTokens) this.endLogicalLine();
     if (this.pendingBlock) this.expectedBlock(n, n);
@@ -544,6 +556,8 @@ class Lexer {
         start,
         start + prefix.length + qlen,
         `unterminated ${triple ? 'triple-quoted ' : ''}string literal (detected at line ${detected})`,
+        'tokenizer',
+        triple,
       );
     }
     if (fstr && !this.tokenizerOnly) this.fstring(start, bodyStart, bodyEnd, raw);
