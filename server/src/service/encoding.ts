@@ -21,9 +21,13 @@ export function decodeDefinition(bytes: Uint8Array): DecodedFile {
       problem: { message: `This file is UTF-16 (${endian}); ${SAVE_AS_UTF8}`, offset: 0 },
     };
   }
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
+  } catch {
+    // Not UTF-8: found again byte by byte, to say where (the decoder does not tell).
+  }
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
   const bad = firstInvalidUtf8(bytes);
-  if (bad < 0) return { text };
   const hex = bytes[bad].toString(16).toUpperCase().padStart(2, '0');
   const offset = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, bad)).length;
   return {

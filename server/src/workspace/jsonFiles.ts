@@ -9,20 +9,31 @@ import { isSkippedFolder } from './searched';
  * folder that cannot be read, or a link whose target is gone, is given to `onUnreadable` and skipped;
  * the search goes on.
  */
-export function jsonFilesUnder(dir: string, onUnreadable?: (path: string) => void): AsyncGenerator<string> {
-  return walk(dir, onUnreadable, new Set());
+export async function* jsonFilesUnder(dir: string, onUnreadable?: (path: string) => void): AsyncGenerator<string> {
+  let real: string;
+  try {
+    real = await fs.realpath(dir);
+  } catch {
+    onUnreadable?.(dir);
+    return;
+  }
+  yield* walk(dir, real, onUnreadable, new Set());
 }
 
+/**
+ * `real`: the folder's resolved path. A folder reached through a plain entry is its parent's resolved
+ * path and its name, so only one reached through a link costs a `realpath`.
+ */
 async function* walk(
   dir: string,
+  real: string,
   onUnreadable: ((path: string) => void) | undefined,
   searched: Set<string>,
 ): AsyncGenerator<string> {
+  if (searched.has(real)) return;
+  searched.add(real);
   let entries;
   try {
-    const real = await fs.realpath(dir);
-    if (searched.has(real)) return;
-    searched.add(real);
     entries = await fs.readdir(dir, { withFileTypes: true });
   } catch {
     onUnreadable?.(dir);
@@ -32,16 +43,18 @@ async function* walk(
   for (const e of entries) {
     const path = join(dir, e.name);
     let kind: 'folder' | 'file' | 'other' = e.isDirectory() ? 'folder' : e.isFile() ? 'file' : 'other';
+    let target = join(real, e.name);
     if (e.isSymbolicLink()) {
       try {
-        const target = await fs.stat(path);
-        kind = target.isDirectory() ? 'folder' : target.isFile() ? 'file' : 'other';
+        const stat = await fs.stat(path);
+        kind = stat.isDirectory() ? 'folder' : stat.isFile() ? 'file' : 'other';
+        if (kind === 'folder') target = await fs.realpath(path);
       } catch {
         onUnreadable?.(path); // a dangling link
         continue;
       }
     }
-    if (kind === 'folder' && !isSkippedFolder(e.name)) yield* walk(path, onUnreadable, searched);
+    if (kind === 'folder' && !isSkippedFolder(e.name)) yield* walk(path, target, onUnreadable, searched);
     else if (kind === 'file' && e.name.endsWith('.json')) yield path;
   }
 }
