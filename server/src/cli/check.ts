@@ -18,7 +18,7 @@ import { DEFAULT_SETTINGS } from '../service/settings';
 import type { RelatedLocation, WorkspaceIndex } from '../service/validation/context';
 import { discover } from './discover';
 import { formatJson, formatSarif, formatText, type FileReport } from './report';
-import { oneOf, parseCommandArgs, UsageError, VERSION, withUsage, type Io } from './io';
+import { oneOf, orList, parseCommandArgs, UsageError, VERSION, withUsage, type Io } from './io';
 import { decodeDefinition, type DecodedFile } from '../service/encoding';
 
 export const CHECK_USAGE = `Usage: tooldef check [--format text|json|sarif] [--kind smart|llm] [--rule CODE=SEVERITY]... PATH...
@@ -49,9 +49,7 @@ function readOptions(args: readonly string[]): CheckOptions {
     if (!isRuleCode(code)) throw new UsageError(`--rule: unknown rule "${code}".`);
     const sev = rule.slice(eq + 1);
     if (eq < 0 || !isSeveritySetting(sev))
-      throw new UsageError(
-        `--rule ${code}: severity must be ${SEVERITY_SETTINGS.join(', ').replace(/, (\w+)$/, ' or $1')}.`,
-      );
+      throw new UsageError(`--rule ${code}: severity must be ${orList(SEVERITY_SETTINGS)}.`);
     rules[code] = sev;
   }
   if (!positionals.length) throw new UsageError('Name at least one file or directory to check.');

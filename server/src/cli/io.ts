@@ -52,8 +52,12 @@ export function positiveNumber(flag: string, text: string, unit: string): number
 /** An option's value as one of `choices` (`--format must be text, json or sarif, not "x".`). */
 export function oneOf<const C extends string>(flag: string, text: string, choices: readonly C[]): C {
   if ((choices as readonly string[]).includes(text)) return text as C;
-  const list = `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]}`;
-  throw new UsageError(`${flag} must be ${list}, not "${text}".`);
+  throw new UsageError(`${flag} must be ${orList(choices)}, not "${text}".`);
+}
+
+/** `a, b or c`. */
+export function orList(items: readonly string[]): string {
+  return items.length > 1 ? `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}` : items.join('');
 }
 
 /**
