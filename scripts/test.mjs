@@ -27,8 +27,9 @@ function files(dir, suffix) {
 }
 
 ensureDeps();
-// The run tests sandbox tools with each launcher there is: util-linux is always installed, bubblewrap may not be.
-if (process.platform === 'linux') run('bash', ['scripts/setup-debian-packages.sh', 'bubblewrap']);
+// The run tests sandbox tools with each launcher there is (util-linux is always installed, bubblewrap may not
+// be); the tool-tests check their JUnit reports with xmllint.
+if (process.platform === 'linux') run('bash', ['scripts/setup-debian-packages.sh', 'bubblewrap', 'libxml2-utils']);
 run('node', ['scripts/build.mjs']);
 run('npx', ['tsc', '-p', 'tsconfig.json']);
 run('npx', ['tsc', '-p', 'client/tsconfig.json']);

@@ -1,5 +1,6 @@
 import { checkCommand, CHECK_USAGE } from './check';
 import { runCommand, RUN_USAGE } from './run';
+import { testCommand, TEST_USAGE } from './test';
 import { uploadCommand, UPLOAD_USAGE } from './upload';
 import { VERSION, type Io } from './io';
 
@@ -9,6 +10,7 @@ type Command = (args: readonly string[], io: Io) => Promise<number>;
 const COMMANDS: Record<string, { run: Command; usage: string }> = {
   check: { run: checkCommand, usage: CHECK_USAGE },
   run: { run: runCommand, usage: RUN_USAGE },
+  test: { run: testCommand, usage: TEST_USAGE },
   upload: { run: uploadCommand, usage: UPLOAD_USAGE },
 };
 

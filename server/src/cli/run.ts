@@ -80,12 +80,6 @@ function readOptions(args: readonly string[], cwd: string): RunCliOptions {
     if (inputs.has(name)) throw new UsageError(`--input ${name} is given twice.`);
     inputs.set(name, v.slice(eq + 1));
   }
-  // pip runs in another directory: a relative --find-links path is made absolute against the CLI's cwd.
-  const pipArgs = (values['find-links'] ?? []).flatMap((dir) => [
-    '--find-links',
-    /^[a-z][a-z0-9+.-]*:\/\//i.test(dir) || isAbsolute(dir) ? dir : resolve(cwd, dir),
-  ]);
-  if (values['no-index']) pipArgs.push('--no-index');
   const { python } = values;
   const opts: RunCliOptions = {
     file: positionals[0],
@@ -95,13 +89,23 @@ function readOptions(args: readonly string[], cwd: string): RunCliOptions {
     memoryMb: values.memory === undefined ? undefined : positiveNumber('--memory', values.memory, 'megabytes'),
     // A bare name is looked up on PATH; a path is taken relative to the CLI's cwd.
     python: python !== undefined && /[\\/]/.test(python) && !isAbsolute(python) ? resolve(cwd, python) : python,
-    pipArgs,
+    pipArgs: pipArgsOf(values['find-links'] ?? [], values['no-index'] ?? false, cwd),
     json: values.json ?? false,
     quiet: values.quiet ?? false,
   };
   const limits = checkLimits(opts);
   if ('error' in limits) throw new UsageError(limits.error);
   return opts;
+}
+
+/** pip's arguments from --find-links and --no-index. */
+export function pipArgsOf(findLinks: readonly string[], noIndex: boolean, cwd: string): string[] {
+  // pip runs in another directory: a relative --find-links path is made absolute against the CLI's cwd.
+  const args = findLinks.flatMap((dir) => [
+    '--find-links',
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(dir) || isAbsolute(dir) ? dir : resolve(cwd, dir),
+  ]);
+  return noIndex ? [...args, '--no-index'] : args;
 }
 
 /** `tooldef run …` */

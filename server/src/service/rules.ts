@@ -92,6 +92,16 @@ export const RULES = {
   'invalid-requirement': { severity: 'error', summary: 'A `requirements` line that is not PEP 508.' },
   'duplicate-requirement': { severity: 'warning', summary: 'A requirement listed twice.' },
   'hardcoded-secret': { severity: 'warning', summary: 'A literal that looks like a real key or token.' },
+  // Tests files (`<name>.tests.json`)
+  'tests-shape': { severity: 'error', summary: 'A tests file, case or expectation of the wrong shape.' },
+  'tests-duplicate-name': { severity: 'error', summary: 'Two cases share a name (or an approved-output file).' },
+  'tests-invalid-regex': { severity: 'error', summary: '`matches` is not a valid regular expression.' },
+  'tests-invalid-schema': { severity: 'error', summary: '`json` is not a valid JSON schema.' },
+  'tests-unknown-input': { severity: 'error', summary: 'An input names no variable of the definition.' },
+  'tests-value-not-allowed': { severity: 'error', summary: 'An input value outside `allowed_values`.' },
+  'tests-missing-input': { severity: 'warning', summary: 'A variable without a default left out of a case.' },
+  'tests-orphan-golden': { severity: 'warning', summary: 'An approved output that belongs to no case.' },
+  'tests-no-definition': { severity: 'error', summary: 'A tests file without its definition beside it.' },
 } as const satisfies Record<string, RuleInfo>;
 
 export type RuleCode = keyof typeof RULES;

@@ -1,0 +1,157 @@
+// A definition with its tests file, read from disk and checked before anything runs.
+import { promises as fs } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Ajv, { type ValidateFunction } from 'ajv';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { child } from '../../service/json/nodes';
+import { parseJson } from '../../service/json/tree';
+import { getLanguageService } from '../../service/languageService';
+import { RULES, type RuleCode, type Severity } from '../../service/rules';
+import { checkCasesAgainst } from '../../service/tests/againstDefinition';
+import {
+  definitionPathFor,
+  goldenDirFor,
+  goldenFileName,
+  readTestsFile,
+  type TestCase,
+} from '../../service/tests/testsFile';
+import { llmToolOf, type LlmTool } from '../llm';
+import { runnableTool, type RunnableTool } from '../run/definition';
+
+export type SuiteTool =
+  { readonly kind: 'smart'; readonly tool: RunnableTool } | { readonly kind: 'llm'; readonly tool: LlmTool };
+
+export interface SuiteProblem {
+  readonly file: string;
+  readonly code: RuleCode;
+  readonly severity: Severity;
+  /** 1-based. */
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
+export interface Suite {
+  readonly definitionPath: string;
+  readonly testsPath: string;
+  readonly goldenDir: string;
+  /** Absent when the definition cannot run (its problems say why). */
+  readonly tool?: SuiteTool;
+  readonly cases: readonly TestCase[];
+  readonly problems: readonly SuiteProblem[];
+  /** The compiled `json` schema of each case that has one, by case index. */
+  readonly schemas: ReadonlyMap<number, ValidateFunction>;
+}
+
+/** Whether the suite cannot run: a problem of error severity in either file. */
+export function isInvalid(suite: Suite): boolean {
+  return !suite.tool || suite.problems.some((p) => p.severity === 'error');
+}
+
+/** Reads `<name>.tests.json` and the definition beside it. Never throws: what is wrong is a problem. */
+export async function loadSuite(testsPath: string): Promise<Suite> {
+  const definitionPath = definitionPathFor(testsPath);
+  const goldenDir = goldenDirFor(definitionPath);
+  const problems: SuiteProblem[] = [];
+  const empty = { definitionPath, testsPath, goldenDir, cases: [], problems, schemas: new Map() };
+  const testsText = await readText(testsPath);
+  if (testsText === undefined) {
+    problems.push(problemAt(testsPath, 'tests-shape', 1, 1, 'The tests file cannot be read.'));
+    return empty;
+  }
+  const testsDoc = TextDocument.create(pathToFileURL(testsPath).toString(), 'json', 1, testsText);
+  const at = (code: RuleCode, offset: number, message: string): SuiteProblem => {
+    const pos = testsDoc.positionAt(offset);
+    return problemAt(testsPath, code, pos.line + 1, pos.character + 1, message);
+  };
+  const parsed = parseJson(testsText);
+  for (const e of parsed.syntaxErrors) problems.push(at('json-syntax', e.offset, `${e.message}.`));
+  const file = readTestsFile(parsed);
+  for (const p of file.problems) problems.push(at(p.code, p.offset, p.message));
+
+  const definitionText = await readText(definitionPath);
+  if (definitionText === undefined) {
+    problems.push(
+      problemAt(
+        testsPath,
+        'tests-no-definition',
+        1,
+        1,
+        `No definition ${basename(definitionPath)} beside this tests file.`,
+      ),
+    );
+    return { ...empty, cases: file.cases };
+  }
+  const model = getLanguageService().parse(
+    TextDocument.create(pathToFileURL(definitionPath).toString(), 'json', 1, definitionText),
+  );
+  let tool: SuiteTool | undefined;
+  if (model.kind === 'llm') {
+    const llm = llmToolOf(model);
+    if (llm.ok) tool = { kind: 'llm', tool: llm.tool };
+    else problems.push(problemAt(definitionPath, 'tests-no-definition', 1, 1, llm.error));
+  } else {
+    const smart = runnableTool(model);
+    if ('tool' in smart) tool = { kind: 'smart', tool: smart.tool };
+    else for (const p of smart.problems) problems.push(problemAt(definitionPath, 'tests-no-definition', 1, 1, p));
+  }
+  if (model.kind)
+    for (const p of checkCasesAgainst(file.cases, { kind: model.kind, variables: model.variables }))
+      problems.push(at(p.code, p.offset, p.message));
+
+  const schemas = new Map<number, ValidateFunction>();
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  for (const c of file.cases) {
+    if (c.expect.json === undefined) continue;
+    try {
+      schemas.set(c.index, ajv.compile(c.expect.json as object));
+    } catch (e) {
+      const node = child(c.expectNode, 'json') ?? c.node;
+      problems.push(at('tests-invalid-schema', node.offset, `Not a valid JSON schema: ${(e as Error).message}.`));
+    }
+  }
+  problems.push(...(await orphanGoldenFiles(goldenDir, file.cases)));
+  return { definitionPath, testsPath, goldenDir, tool, cases: file.cases, problems, schemas };
+}
+
+/** Approved outputs in the golden folder that no `golden` case of the file owns. */
+async function orphanGoldenFiles(goldenDir: string, cases: readonly TestCase[]): Promise<SuiteProblem[]> {
+  let names: string[];
+  try {
+    names = await fs.readdir(goldenDir);
+  } catch {
+    return [];
+  }
+  const owned = new Set(cases.filter((c) => c.expect.golden).map((c) => goldenFileName(c.name)));
+  return names
+    .filter((n) => n.endsWith('.txt') && !owned.has(n))
+    .sort()
+    .map((n) =>
+      problemAt(
+        join(goldenDir, n),
+        'tests-orphan-golden',
+        1,
+        1,
+        `No golden case of ${basename(dirname(goldenDir))}/${basename(goldenDir)} owns ${n}: delete it, or name a case after it.`,
+      ),
+    );
+}
+
+/** The errors of a compiled schema's last validation, in words. */
+export function schemaErrors(validate: ValidateFunction, value: unknown): string[] {
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || 'the value'} ${e.message ?? 'is invalid'}`);
+}
+
+function problemAt(file: string, code: RuleCode, line: number, column: number, message: string): SuiteProblem {
+  return { file, code, severity: RULES[code].severity, line, column, message };
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
