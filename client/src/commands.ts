@@ -6,6 +6,7 @@ import type { EmbeddedViews } from './embedded/views';
 import type { DocumentQueries } from './documentQueries';
 import { previewPromptCommand, runLlmToolCommand, setApiKeyCommand, type LlmContext } from './llm/commands';
 import { runSmartToolCommand, stopRunCommand, type RunContext } from './run/runSmartTool';
+import { manageSecretsCommand } from './run/secrets';
 import { setUploadTokenCommand, uploadCommand } from './upload/commands';
 
 export interface CommandContext extends RunContext, LlmContext {
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, (ctx: CommandContext) => (...args: never[]) => un
   'tooldef.runSmartTool': (ctx) => runSmartToolCommand(ctx, false),
   'tooldef.runSmartToolWithDefaults': (ctx) => runSmartToolCommand(ctx, true),
   'tooldef.stopRun': () => stopRunCommand(),
+  'tooldef.manageSecrets': (ctx) => manageSecretsCommand(ctx.extension),
   'tooldef.previewPrompt': (ctx) => previewPromptCommand(ctx),
   'tooldef.runLlmTool': (ctx) => runLlmToolCommand(ctx),
   'tooldef.setLlmApiKey': (ctx) => setApiKeyCommand(ctx),

@@ -12,6 +12,7 @@ import {
 import type { DocumentQueries } from '../documentQueries';
 import { chooseInterpreter, pickInterpreter } from './interpreter';
 import type { ResultDocuments } from './results';
+import { secretValues } from './secrets';
 import { readRunSettings } from './settings';
 
 export interface RunContext {
@@ -56,10 +57,12 @@ export function runSmartToolCommand(ctx: RunContext, withDefaults: boolean) {
     const tool = parsed.tool;
     const variables = withDefaults ? defaultsOf(tool) : await askInputs(ctx, key, tool);
     if (!variables) return undefined;
+    const secrets = await secretValues(ctx.extension, tool.secrets);
+    if (!secrets) return undefined;
     const settings = readRunSettings();
     let python = await chooseInterpreter(doc.uri, settings.pythonPath, ctx.log);
     for (;;) {
-      const result = await runInTerminal(ctx, key, tool, variables, { ...settings, python });
+      const result = await runInTerminal(ctx, key, tool, variables, { ...settings, python, secrets });
       if (result.error?.kind !== 'python') return report(ctx, tool, result);
       const choice = await vscode.window.showErrorMessage(result.error.message, 'Select Interpreter…');
       if (!choice || !(python = await pickInterpreter())) return result;
@@ -121,7 +124,7 @@ function runInTerminal(
   key: string,
   tool: RunnableTool,
   variables: Record<string, string>,
-  opts: { python?: string; timeoutMs: number; memoryMb: number },
+  opts: { python?: string; timeoutMs: number; memoryMb: number; secrets: Record<string, string> },
 ): Promise<RunResult> {
   const name = tool.name ?? 'smart tool';
   const write = new vscode.EventEmitter<string>();
@@ -141,6 +144,7 @@ function runInTerminal(
           python: opts.python,
           timeoutMs: opts.timeoutMs,
           memoryMb: opts.memoryMb,
+          secrets: opts.secrets,
           cacheDir: vscode.Uri.joinPath(ctx.extension.globalStorageUri, 'envs').fsPath,
           onProgress: (p) => out(`\x1b[2m[${p.stage}] ${p.message}\x1b[0m\n`),
           // pip's output, live in the terminal (dimmed: it is set-up, not the tool) and in the log.

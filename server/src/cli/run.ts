@@ -40,10 +40,14 @@ Output: stdout holds only the returned string (with a newline added if it has no
 object. The tool's own stdout and stderr (at most 10 MB of it), pip's output, progress and every
 failure go to stderr. Environments are cached in $TOOLDEF_CACHE_DIR, else ${defaultCacheDir()}.
 
+A string literal of tool_code holding <NAME> (A-Z, 0-9, _), e.g. "<API_KEY>", is a secret reference:
+its value comes from the environment variable TOOLDEF_SECRET_<NAME>, is written only into the copy
+that runs, and is shown as <NAME> in everything printed.
+
 Exit status: 0 execute returned a string; 1 the tool failed (an exception, a value that is not a str,
 sys.exit/os._exit, input(), requirements that cannot be installed); 2 bad usage (options, a file that
-cannot run: not valid JSON, not a smart tool, no tool_code; missing or unknown inputs; no usable
-Python); 3 a limit was hit and the tool was killed; 130 stopped with Ctrl-C.
+cannot run: not valid JSON, not a smart tool, no tool_code; missing or unknown inputs; a secret
+without its TOOLDEF_SECRET_<NAME>; no usable Python); 3 a limit was hit and the tool was killed; 130 stopped with Ctrl-C.
 `;
 
 interface RunCliOptions {
@@ -96,6 +100,30 @@ function readOptions(args: readonly string[], cwd: string): RunCliOptions {
   const limits = checkLimits(opts);
   if ('error' in limits) throw new UsageError(limits.error);
   return opts;
+}
+
+/** The variable that holds a secret's value for the CLI. */
+export function secretVariable(name: string): string {
+  return `TOOLDEF_SECRET_${name}`;
+}
+
+/** The values of the secrets a tool references, from `TOOLDEF_SECRET_<NAME>`, or what to set. */
+export function secretsFromEnv(
+  names: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { values: Record<string, string> } | { missing: string } {
+  const values: Record<string, string> = {};
+  const missing = names.filter((n) => {
+    const v = env[secretVariable(n)];
+    if (v !== undefined && v !== '') values[n] = v;
+    return v === undefined || v === '';
+  });
+  if (!missing.length) return { values };
+  const list = missing.map((n) => `<${n}>`).join(', ');
+  const vars = missing.map(secretVariable).join(', ');
+  return {
+    missing: `tool_code references the secret${missing.length === 1 ? '' : 's'} ${list}: set ${vars} to ${missing.length === 1 ? 'its value' : 'their values'} (it is written only into the copy that runs, and redacted from the output).`,
+  };
 }
 
 /** pip's arguments from --find-links and --no-index. */
@@ -155,7 +183,13 @@ async function run(opts: RunCliOptions, io: Io): Promise<number> {
   }
 
   const env = io.env ?? process.env;
+  const secrets = secretsFromEnv(tool.secrets, env);
+  if ('missing' in secrets) {
+    say(secrets.missing);
+    return 2;
+  }
   const handle = startRun({
+    secrets: secrets.values,
     code: tool.code,
     requirements: tool.requirements,
     variables: inputs.variables,

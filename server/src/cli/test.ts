@@ -15,7 +15,7 @@ import { runTests, type LlmEndpoint } from '../engine/tests/runTests';
 import { isInvalid, loadSuite, type Suite } from '../engine/tests/suite';
 import { jsonFilesUnder } from '../workspace/jsonFiles';
 import { oneOf, parseCommandArgs, positiveNumber, untilInterrupted, UsageError, withUsage, type Io } from './io';
-import { pipArgsOf } from './run';
+import { pipArgsOf, secretsFromEnv } from './run';
 
 const DEFAULT_JOBS = Math.max(1, Math.min(4, availableParallelism()));
 
@@ -149,6 +149,14 @@ async function test(opts: TestCliOptions, io: Io): Promise<number> {
     return 2;
   }
   const env = io.env ?? process.env;
+  const secrets = secretsFromEnv(
+    [...new Set(suites.flatMap((s) => (s.tool?.kind === 'smart' ? s.tool.tool.secrets : [])))],
+    env,
+  );
+  if ('missing' in secrets) {
+    say(secrets.missing);
+    return 2;
+  }
   const llm = llmEndpoint(opts, env, suites);
   const controller = new AbortController();
   const { value: results, interrupted } = await untilInterrupted(
@@ -164,6 +172,7 @@ async function test(opts: TestCliOptions, io: Io): Promise<number> {
         env,
         timeoutMs: opts.timeoutMs,
         memoryMb: opts.memoryMb,
+        secrets: secrets.values,
       },
       llm,
       llmMissing: 'LLM tool cases need an endpoint: give --endpoint URL or set TOOLDEF_LLM_BASE_URL.',

@@ -6,4 +6,4 @@
 export { checkUrl, displayUrl, isLoopbackHost, type UrlCheck, type UrlRole } from './url';
 export { backoffDelay, parseRetryAfter, sleep } from './retry';
 export { isRedirect, jsonObject, networkReason, oneLine, readLimited, redirectTarget, serviceMessage } from './reply';
-export { secretRedactor } from './redact';
+export { ReferenceRedactor, secretRedactor } from './redact';

@@ -1,5 +1,6 @@
 import { child, stringValue } from '../../service/json/nodes';
 import type { ToolModel } from '../../service/model';
+import { pythonAnalysis } from '../../service/python/load';
 
 /** One input of a smart tool, in array order. */
 export interface ToolInput {
@@ -17,6 +18,8 @@ export interface RunnableTool {
   readonly code: string;
   readonly requirements: string;
   readonly inputs: readonly ToolInput[];
+  /** The secrets `code` references (`<API_KEY>` in a string literal), by name, in order of first use. */
+  readonly secrets: readonly string[];
 }
 
 /**
@@ -72,6 +75,7 @@ export function runnableTool(model: ToolModel): { tool: RunnableTool } | { probl
       code: codeNode!.value as string,
       requirements: reqNode?.type === 'string' ? (reqNode.value as string) : '',
       inputs,
+      secrets: pythonAnalysis().secretNames(codeNode!.value as string),
     },
   };
 }

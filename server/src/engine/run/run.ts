@@ -16,6 +16,7 @@ import { formatDuration } from '../../service/format';
 import { runLogged } from './process';
 import { findPython, PythonNotFoundError, type PythonInfo } from './python';
 import { sandboxSupport, type Sandbox } from './sandbox';
+import { secretRun } from './secrets';
 import { runnerScriptPath, startSupervisor, type SupervisorReport } from './supervisor';
 import { toolEnvironment } from './toolEnvironment';
 import { treeSampler } from './treeSampler';
@@ -34,6 +35,25 @@ import type { EffectiveLimits, RunError, RunHandle, RunOptions, RunResult } from
  * caller's options; the tool file contributes only its code, requirements and variables.
  */
 export function startRun(options: RunOptions): RunHandle {
+  const secret = secretRun(options);
+  if ('error' in secret) {
+    const checked = checkLimits({ timeoutMs: options.timeoutMs, memoryMb: options.memoryMb });
+    const limits = 'error' in checked ? { timeoutMs: 0, memoryMb: 0 } : checked;
+    const refused: RunResult = {
+      ok: false,
+      error: { kind: 'secret', message: secret.error },
+      elapsedMs: 0,
+      peakMemoryMb: 0,
+      notices: [],
+      limits,
+    };
+    return { result: Promise.resolve(refused), stop: () => undefined };
+  }
+  const handle = startPlainRun(secret.options);
+  return { result: handle.result.then(secret.finish), stop: handle.stop };
+}
+
+function startPlainRun(options: RunOptions): RunHandle {
   const controller = new AbortController();
   const outer = options.signal;
   let stopTool: (() => void) | undefined;

@@ -29,6 +29,8 @@ export type RunErrorKind =
   | 'result-too-large'
   /** The requested limits are not numbers, below the minimum or above the service's: nothing ran. */
   | 'limits'
+  /** A secret referenced by tool_code has no value, or a value its literal cannot hold: nothing ran. */
+  | 'secret'
   /** The runner itself failed (a bug, or the machine refused something): never the tool's fault. */
   | 'runner';
 
@@ -137,6 +139,11 @@ export interface RunOptions {
    * get only those (see toolEnvironment.ts), never the rest of it.
    */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Values of the secret references (`<API_KEY>` in a string literal of `code`), by name: written into
+   * the copy that runs, and redacted (as `<API_KEY>`) from every output and the result.
+   */
+  readonly secrets?: Readonly<Record<string, string>>;
   /** Variables given to the tool and pip on purpose, on top of the minimal environment. */
   readonly toolEnv?: Readonly<Record<string, string>>;
   /** Bytes of stdout+stderr forwarded before the rest is dropped (default 10 MiB). */

@@ -30,7 +30,7 @@ export interface TestRunOptions {
   readonly updateGolden?: boolean;
   readonly signal?: AbortSignal;
   /** What a smart tool's run takes beyond its code, requirements, variables and limits. */
-  readonly run: Pick<RunOptions, 'python' | 'pipArgs' | 'cacheDir' | 'env' | 'timeoutMs' | 'memoryMb'>;
+  readonly run: Pick<RunOptions, 'python' | 'pipArgs' | 'cacheDir' | 'env' | 'timeoutMs' | 'memoryMb' | 'secrets'>;
   /** Undefined: LLM cases fail, saying that an endpoint is needed (`llmMissing`). */
   readonly llm?: LlmEndpoint;
   readonly llmMissing?: string;

@@ -33,6 +33,7 @@ export {
 export { isStdlib } from './stdlib';
 export { distributionsFor, normalizeName } from './distributions';
 export { redact } from './secrets';
+export { secretReferences, secretNames, type SecretRef } from './secretRefs';
 
 /** One-shot analysis of a source (no incremental state). */
 export function analyzePython(source: string): PythonFacts {

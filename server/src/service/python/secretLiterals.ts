@@ -41,7 +41,7 @@ function secretProblem(chunk: Chunk, node: SyntaxNode, hit: SecretHit): RelProbl
     code: 'hardcoded-secret',
     start: chunk.rel(node.from),
     end: chunk.rel(node.to),
-    message: `${hit.what} hard-coded in tool_code (${hit.redacted}). Read it from the environment (os.environ) or leave it as <API_KEY> / an empty string.`,
+    message: `${hit.what} hard-coded in tool_code (${hit.redacted}). Replace it with a secret reference such as "<API_KEY>": its value is then supplied at run time (VS Code's secret storage, or TOOLDEF_SECRET_API_KEY for the CLI) and never kept in the file.`,
     data: { kind: hit.kind },
   };
 }
