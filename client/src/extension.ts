@@ -84,6 +84,9 @@ function createClient(context: vscode.ExtensionContext, log: vscode.LogOutputCha
     documentSelector: [
       { language: LANGUAGE_ID, scheme: 'file' },
       { language: LANGUAGE_ID, scheme: 'untitled' },
+      // Tests files stay JSON (the JSON language completes and validates them by their schema); the
+      // server checks their cases against the definition beside them.
+      { language: 'json', scheme: 'file', pattern: '**/*.tests.json' },
     ],
     synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.json') },
     outputChannel: log,

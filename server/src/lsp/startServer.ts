@@ -18,6 +18,7 @@ import { fileKey, inFolder } from '../service/fileKey';
 import type { Kind } from '../service/kind';
 import { getLanguageService, ModelCache, type ToolModel } from '../service/languageService';
 import { isRuleCode } from '../service/rules';
+import { definitionPathFor, isTestsFileName, testsPathFor } from '../service/tests/testsFile';
 import { SEMANTIC_LEGEND } from '../service/semanticTokens';
 import { VERSION } from '../version';
 import { isSearched } from '../workspace/searched';
@@ -205,6 +206,9 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
   function validate(uri: string): void {
     const doc = documents.get(uri);
     if (!doc) return;
+    if (isTestsFileName(uri)) return void validateTests(doc);
+    const tests = documents.get(testsPathFor(uri));
+    if (tests) scheduleValidation(tests.uri); // its cases are checked against this definition
     const version = doc.version;
     const stale = () => documents.get(uri) !== doc || doc.version !== version;
     const model = runSafe(connection, `parse ${uri}`, undefined, undefined, () => {
@@ -235,6 +239,24 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
         publish();
       },
     );
+  }
+
+  /** A tests file's cases against the definition beside it: open in the editor, else as on disk. */
+  async function validateTests(doc: TextDocument): Promise<void> {
+    const version = doc.version;
+    const definitionUri = definitionPathFor(doc.uri);
+    const open = documents.all().find((d) => fileKey(d.uri) === fileKey(definitionUri));
+    let definition: ToolModel | undefined;
+    if (open) definition = models.get(open, forcedKinds.get(open.uri));
+    else {
+      const text = await runtime.disk?.readFile(definitionUri).catch(() => undefined);
+      if (text !== undefined) definition = service.parse(TextDocument.create(definitionUri, 'json', 0, text));
+    }
+    if (documents.get(doc.uri) !== doc || doc.version !== version) return;
+    const diagnostics = runSafe(connection, `validate ${doc.uri}`, [], undefined, () =>
+      service.doTestsValidation(doc, definition),
+    );
+    if (Array.isArray(diagnostics)) void connection.sendDiagnostics({ uri: doc.uri, version, diagnostics });
   }
 
   function revalidateAll(): void {

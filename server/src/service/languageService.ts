@@ -34,6 +34,7 @@ import { findDocumentSymbols } from './symbols';
 import { semanticTokens } from './semanticTokens';
 import type { WorkspaceIndex } from './validation/context';
 import { collectProblems, toDiagnostics } from './validation/index';
+import { testsDiagnostics } from './tests/validation';
 
 export interface LanguageServiceOptions {
   settings?: Settings;
@@ -52,6 +53,8 @@ export interface LanguageService {
   /** `previous`: the model of the document's previous version, whose incremental state is reused. */
   parse(document: TextDocument, forcedKind?: Kind, previous?: ToolModel): ToolModel;
   doValidation(model: ToolModel): Diagnostic[];
+  /** A tests file's diagnostics against its definition (undefined: none beside it). */
+  doTestsValidation(tests: TextDocument, definition: ToolModel | undefined): Diagnostic[];
   /** `triggerCharacter`: the character whose typing asked (LSP's completion context), if one did. */
   doComplete(model: ToolModel, position: Position, triggerCharacter?: string): CompletionList;
   /** `remoteImages`: an avatar URL may be shown as an image (fetched): the workspace is trusted. */
@@ -87,6 +90,7 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
         collectProblems(model, settings, options.workspace, options.embeddedPython ?? true),
         settings,
       ),
+    doTestsValidation: (tests, definition) => testsDiagnostics(tests, definition, settings),
     doComplete: (model, p, trigger) => doComplete(model, at(model, p), settings, trigger),
     doHover: (model, p, remoteImages) => doHover(model, at(model, p), remoteImages),
     doCodeActions,

@@ -130,12 +130,11 @@ export function readTestsFile(parsed: ParsedJson): TestsFile {
   for (const [index, node] of (tests.children ?? []).entries()) {
     const c = readCase(node, index, report);
     if (!c) continue;
+    cases.push(c);
     const file = goldenFileName(c.name);
     const first = byGoldenFile.get(file);
-    if (first === undefined) {
-      byGoldenFile.set(file, c.name);
-      cases.push(c);
-    } else
+    if (first === undefined) byGoldenFile.set(file, c.name);
+    else
       report(
         'tests-duplicate-name',
         c.nameNode,
