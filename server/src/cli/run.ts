@@ -6,16 +6,11 @@ import { getLanguageService } from '../service/languageService';
 import { resolveInputs, runnableTool } from '../engine/run/definition';
 import { cacheDir, defaultCacheDir } from '../engine/run/environment';
 import { runSummary } from '../engine/run/summary';
-import {
-  checkLimits,
-  MIN_MEMORY_MB,
-  MIN_TIMEOUT_MS,
-  SERVICE_MEMORY_MB,
-  SERVICE_TIMEOUT_MS,
-} from '../engine/run/limits';
+import { MIN_MEMORY_MB, MIN_TIMEOUT_MS, SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS } from '../engine/run/limits';
 import { startRun } from '../engine/run/run';
 import type { RunResult } from '../engine/run/types';
-import { parseCommandArgs, positiveNumber, untilInterrupted, UsageError, withUsage, type Io } from './io';
+import { parseCommandArgs, untilInterrupted, UsageError, withUsage, type Io } from './io';
+import { RUNNER_OPTIONS, runnerOptions, secretsFromEnv, type RunnerOptions } from './runnerOptions';
 
 export const RUN_USAGE = `Usage: tooldef run [--input NAME=VALUE]... [--defaults] [--timeout SECONDS] [--memory MB]
                   [--python PATH] [--find-links DIR]... [--no-index] [--json] [--quiet] FILE
@@ -50,27 +45,19 @@ cannot run: not valid JSON, not a smart tool, no tool_code; missing or unknown i
 without its TOOLDEF_SECRET_<NAME>; no usable Python); 3 a limit was hit and the tool was killed; 130 stopped with Ctrl-C.
 `;
 
-interface RunCliOptions {
+interface RunCliOptions extends RunnerOptions {
   file: string;
   inputs: Map<string, string>;
   defaults: boolean;
-  timeoutMs?: number;
-  memoryMb?: number;
-  python?: string;
-  pipArgs: string[];
   json: boolean;
   quiet: boolean;
 }
 
 function readOptions(args: readonly string[], cwd: string): RunCliOptions {
   const { values, positionals } = parseCommandArgs(args, {
+    ...RUNNER_OPTIONS,
     input: { type: 'string', multiple: true },
     defaults: { type: 'boolean' },
-    timeout: { type: 'string' },
-    memory: { type: 'string' },
-    python: { type: 'string' },
-    'find-links': { type: 'string', multiple: true },
-    'no-index': { type: 'boolean' },
     json: { type: 'boolean' },
     quiet: { type: 'boolean', short: 'q' },
   });
@@ -84,56 +71,14 @@ function readOptions(args: readonly string[], cwd: string): RunCliOptions {
     if (inputs.has(name)) throw new UsageError(`--input ${name} is given twice.`);
     inputs.set(name, v.slice(eq + 1));
   }
-  const { python } = values;
-  const opts: RunCliOptions = {
+  return {
+    ...runnerOptions(values, cwd),
     file: positionals[0],
     inputs,
     defaults: values.defaults ?? false,
-    timeoutMs: values.timeout === undefined ? undefined : positiveNumber('--timeout', values.timeout, 'seconds') * 1000,
-    memoryMb: values.memory === undefined ? undefined : positiveNumber('--memory', values.memory, 'megabytes'),
-    // A bare name is looked up on PATH; a path is taken relative to the CLI's cwd.
-    python: python !== undefined && /[\\/]/.test(python) && !isAbsolute(python) ? resolve(cwd, python) : python,
-    pipArgs: pipArgsOf(values['find-links'] ?? [], values['no-index'] ?? false, cwd),
     json: values.json ?? false,
     quiet: values.quiet ?? false,
   };
-  const limits = checkLimits(opts);
-  if ('error' in limits) throw new UsageError(limits.error);
-  return opts;
-}
-
-/** The variable that holds a secret's value for the CLI. */
-export function secretVariable(name: string): string {
-  return `TOOLDEF_SECRET_${name}`;
-}
-
-/** The values of the secrets a tool references, from `TOOLDEF_SECRET_<NAME>`, or what to set. */
-export function secretsFromEnv(
-  names: readonly string[],
-  env: NodeJS.ProcessEnv,
-): { values: Record<string, string> } | { missing: string } {
-  const values: Record<string, string> = {};
-  const missing = names.filter((n) => {
-    const v = env[secretVariable(n)];
-    if (v !== undefined && v !== '') values[n] = v;
-    return v === undefined || v === '';
-  });
-  if (!missing.length) return { values };
-  const list = missing.map((n) => `<${n}>`).join(', ');
-  const vars = missing.map(secretVariable).join(', ');
-  return {
-    missing: `tool_code references the secret${missing.length === 1 ? '' : 's'} ${list}: set ${vars} to ${missing.length === 1 ? 'its value' : 'their values'} (it is written only into the copy that runs, and redacted from the output).`,
-  };
-}
-
-/** pip's arguments from --find-links and --no-index. */
-export function pipArgsOf(findLinks: readonly string[], noIndex: boolean, cwd: string): string[] {
-  // pip runs in another directory: a relative --find-links path is made absolute against the CLI's cwd.
-  const args = findLinks.flatMap((dir) => [
-    '--find-links',
-    /^[a-z][a-z0-9+.-]*:\/\//i.test(dir) || isAbsolute(dir) ? dir : resolve(cwd, dir),
-  ]);
-  return noIndex ? [...args, '--no-index'] : args;
 }
 
 /** `tooldef run …` */

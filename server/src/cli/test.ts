@@ -3,19 +3,13 @@ import { availableParallelism } from 'node:os';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { isTestsFileName, testsPathFor } from '../service/tests/testsFile';
 import { cacheDir } from '../engine/run/environment';
-import {
-  checkLimits,
-  MIN_MEMORY_MB,
-  MIN_TIMEOUT_MS,
-  SERVICE_MEMORY_MB,
-  SERVICE_TIMEOUT_MS,
-} from '../engine/run/limits';
+import { MIN_MEMORY_MB, MIN_TIMEOUT_MS, SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS } from '../engine/run/limits';
 import { jsonReport, junitReport, textReport, totals } from '../engine/tests/report';
 import { runTests, type LlmEndpoint } from '../engine/tests/runTests';
 import { isInvalid, loadSuite, type Suite } from '../engine/tests/suite';
 import { jsonFilesUnder } from '../workspace/jsonFiles';
 import { oneOf, parseCommandArgs, positiveNumber, untilInterrupted, UsageError, withUsage, type Io } from './io';
-import { pipArgsOf, secretsFromEnv } from './run';
+import { RUNNER_OPTIONS, runnerOptions, secretsFromEnv, type RunnerOptions } from './runnerOptions';
 
 const DEFAULT_JOBS = Math.max(1, Math.min(4, availableParallelism()));
 
@@ -44,16 +38,12 @@ Exit status: 0 every case passed; 1 a case failed or could not run; 2 bad usage,
 file, or no tests file found.
 `;
 
-interface TestCliOptions {
+interface TestCliOptions extends RunnerOptions {
   readonly paths: string[];
   readonly format: 'text' | 'json' | 'junit';
   readonly updateGolden: boolean;
   readonly filter?: RegExp;
   readonly jobs: number;
-  readonly timeoutMs?: number;
-  readonly memoryMb?: number;
-  readonly python?: string;
-  readonly pipArgs: string[];
   readonly endpoint?: string;
   readonly model?: string;
 }
@@ -64,11 +54,7 @@ function readOptions(args: readonly string[], io: Io): TestCliOptions {
     'update-golden': { type: 'boolean' },
     filter: { type: 'string' },
     jobs: { type: 'string' },
-    timeout: { type: 'string' },
-    memory: { type: 'string' },
-    python: { type: 'string' },
-    'find-links': { type: 'string', multiple: true },
-    'no-index': { type: 'boolean' },
+    ...RUNNER_OPTIONS,
     endpoint: { type: 'string' },
     model: { type: 'string' },
   });
@@ -81,25 +67,16 @@ function readOptions(args: readonly string[], io: Io): TestCliOptions {
     }
   const jobs = values.jobs === undefined ? DEFAULT_JOBS : positiveNumber('--jobs', values.jobs, 'cases');
   if (!Number.isInteger(jobs)) throw new UsageError(`--jobs must be a whole number, not "${values.jobs}".`);
-  const opts: TestCliOptions = {
+  return {
+    ...runnerOptions(values, io.cwd),
     paths: positionals.length ? positionals : ['.'],
     format: values.format === undefined ? 'text' : oneOf('--format', values.format, ['text', 'json', 'junit']),
     updateGolden: values['update-golden'] ?? false,
     filter,
     jobs,
-    timeoutMs: values.timeout === undefined ? undefined : positiveNumber('--timeout', values.timeout, 'seconds') * 1000,
-    memoryMb: values.memory === undefined ? undefined : positiveNumber('--memory', values.memory, 'megabytes'),
-    python:
-      values.python !== undefined && /[\\/]/.test(values.python) && !isAbsolute(values.python)
-        ? resolve(io.cwd, values.python)
-        : values.python,
-    pipArgs: pipArgsOf(values['find-links'] ?? [], values['no-index'] ?? false, io.cwd),
     endpoint: values.endpoint ?? ((io.env ?? process.env).TOOLDEF_LLM_BASE_URL || undefined),
     model: values.model,
   };
-  const limits = checkLimits(opts);
-  if ('error' in limits) throw new UsageError(limits.error);
-  return opts;
 }
 
 /** `tooldef test …` */
