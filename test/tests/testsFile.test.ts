@@ -22,7 +22,7 @@ function problems(tests: string, definition?: string): string[] {
   const out = [...file.problems];
   if (definition) {
     const model = getLanguageService().parse(TextDocument.create('file:///t/x.json', 'json', 1, definition));
-    out.push(...checkCasesAgainst(file.cases, { kind: model.kind!, variables: model.variables }));
+    out.push(...checkCasesAgainst(file.cases, model));
   }
   return out.map((p) => `${p.code} ${tests.slice(p.offset, p.offset + p.length)}`);
 }

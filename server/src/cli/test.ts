@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { basename, isAbsolute, relative, resolve } from 'node:path';
+import { basename, isAbsolute, resolve } from 'node:path';
 import { isTestsFileName, testsPathFor } from '../service/tests/testsFile';
 import { cacheDir } from '../engine/run/environment';
 import { MIN_MEMORY_MB, MIN_TIMEOUT_MS, SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS } from '../engine/run/limits';
-import { jsonReport, junitReport, textReport, totals } from '../engine/tests/report';
+import { jsonReport, junitReport, shownPath, textReport, totals } from '../engine/tests/report';
 import { runTests, type LlmEndpoint } from '../engine/tests/runTests';
 import { isInvalid, loadSuite, type Suite } from '../engine/tests/suite';
 import { jsonFilesUnder } from '../workspace/jsonFiles';
@@ -114,12 +114,11 @@ async function test(opts: TestCliOptions, io: Io): Promise<number> {
     return 2;
   }
   const suites = await Promise.all(files.map(loadSuite));
-  const shown = (file: string): string => relative(io.cwd, file).split('\\').join('/');
   for (const s of suites)
     for (const p of [...s.problems].sort(
       (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column,
     ))
-      io.stderr.write(`${shown(p.file)}:${p.line}:${p.column}: ${p.severity} ${p.code}: ${p.message}\n`);
+      io.stderr.write(`${shownPath(io.cwd, p.file)}:${p.line}:${p.column}: ${p.severity} ${p.code}: ${p.message}\n`);
   const invalid = suites.filter(isInvalid);
   if (invalid.length) {
     say(`${invalid.length} tests file${invalid.length === 1 ? ' is' : 's are'} invalid: fix the errors above.`);

@@ -36,24 +36,13 @@ import type { EffectiveLimits, RunError, RunHandle, RunOptions, RunResult } from
  */
 export function startRun(options: RunOptions): RunHandle {
   const secret = secretRun(options);
-  if ('error' in secret) {
-    const checked = checkLimits({ timeoutMs: options.timeoutMs, memoryMb: options.memoryMb });
-    const limits = 'error' in checked ? { timeoutMs: 0, memoryMb: 0 } : checked;
-    const refused: RunResult = {
-      ok: false,
-      error: { kind: 'secret', message: secret.error },
-      elapsedMs: 0,
-      peakMemoryMb: 0,
-      notices: [],
-      limits,
-    };
-    return { result: Promise.resolve(refused), stop: () => undefined };
-  }
+  if ('error' in secret) return startPlainRun(options, { kind: 'secret', message: secret.error });
   const handle = startPlainRun(secret.options);
   return { result: handle.result.then(secret.finish), stop: handle.stop };
 }
 
-function startPlainRun(options: RunOptions): RunHandle {
+/** `refused`: why the run must not start (it is reported as every other run that never started). */
+function startPlainRun(options: RunOptions, refused?: RunError): RunHandle {
   const controller = new AbortController();
   const outer = options.signal;
   let stopTool: (() => void) | undefined;
@@ -77,6 +66,7 @@ function startPlainRun(options: RunOptions): RunHandle {
       limits,
       setupMs: Date.now() - started,
     });
+    if (refused) return fail(refused);
     if ('error' in checked) return fail({ kind: 'limits', message: checked.error });
     const cancelled = (): RunResult => fail({ kind: 'cancelled', message: 'The run was stopped during setup.' });
     const setupFailed = (message: string, output?: string): RunResult =>

@@ -20,8 +20,16 @@ export function totals(results: readonly CaseResult[]): Totals {
   return { passed, failed: results.length - passed - broken, broken };
 }
 
-function suiteName(suite: Suite, cwd: string): string {
-  return relative(cwd, suite.definitionPath).split('\\').join('/');
+/** A path as reports show it: relative to `cwd`, with forward slashes. */
+export function shownPath(cwd: string, path: string): string {
+  return relative(cwd, path).split('\\').join('/');
+}
+
+/** The results grouped by suite, in order. */
+function bySuite(results: readonly CaseResult[]): Map<Suite, CaseResult[]> {
+  const suites = new Map<Suite, CaseResult[]>();
+  for (const r of results) suites.set(r.suite, [...(suites.get(r.suite) ?? []), r]);
+  return suites;
 }
 
 /** A unified diff of expected → actual, without file headers; `max` lines at most. */
@@ -56,7 +64,7 @@ export function textReport(results: readonly CaseResult[], cwd: string): string 
   for (const r of results) {
     if (r.suite !== current) {
       current = r.suite;
-      out.push(`${suiteName(r.suite, cwd)}`);
+      out.push(shownPath(cwd, r.suite.definitionPath));
     }
     const mark = r.passed ? '✓' : r.outcome.broken ? '!' : '✗';
     const written = r.goldenWritten ? ', approved output written' : '';
@@ -71,13 +79,11 @@ export function textReport(results: readonly CaseResult[], cwd: string): string 
 }
 
 export function jsonReport(results: readonly CaseResult[], cwd: string): string {
-  const suites = new Map<Suite, CaseResult[]>();
-  for (const r of results) suites.set(r.suite, [...(suites.get(r.suite) ?? []), r]);
   const json = {
     ...totals(results),
-    suites: [...suites].map(([suite, cases]) => ({
-      definition: suiteName(suite, cwd),
-      tests: relative(cwd, suite.testsPath).split('\\').join('/'),
+    suites: [...bySuite(results)].map(([suite, cases]) => ({
+      definition: shownPath(cwd, suite.definitionPath),
+      tests: shownPath(cwd, suite.testsPath),
       cases: cases.map((r) => ({
         name: r.case.name,
         passed: r.passed,
@@ -96,8 +102,6 @@ export function jsonReport(results: readonly CaseResult[], cwd: string): string 
 
 /** JUnit XML as Jenkins, GitLab, GitHub Actions' reporters and Azure Pipelines read it. */
 export function junitReport(results: readonly CaseResult[], cwd: string): string {
-  const suites = new Map<Suite, CaseResult[]>();
-  for (const r of results) suites.set(r.suite, [...(suites.get(r.suite) ?? []), r]);
   const seconds = (ms: number): string => (ms / 1000).toFixed(3);
   const t = totals(results);
   const total = results.reduce((s, r) => s + r.outcome.elapsedMs, 0);
@@ -105,12 +109,12 @@ export function junitReport(results: readonly CaseResult[], cwd: string): string
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="tooldef" tests="${results.length}" failures="${t.failed}" errors="${t.broken}" time="${seconds(total)}">`,
   ];
-  for (const [suite, cases] of suites) {
+  for (const [suite, cases] of bySuite(results)) {
     const st = totals(cases);
-    const name = suiteName(suite, cwd);
+    const name = shownPath(cwd, suite.definitionPath);
     const time = cases.reduce((s, r) => s + r.outcome.elapsedMs, 0);
     out.push(
-      `  <testsuite name="${xml(name)}" tests="${cases.length}" failures="${st.failed}" errors="${st.broken}" skipped="0" time="${seconds(time)}" file="${xml(relative(cwd, suite.testsPath).split('\\').join('/'))}">`,
+      `  <testsuite name="${xml(name)}" tests="${cases.length}" failures="${st.failed}" errors="${st.broken}" skipped="0" time="${seconds(time)}" file="${xml(shownPath(cwd, suite.testsPath))}">`,
     );
     for (const r of cases) {
       out.push(

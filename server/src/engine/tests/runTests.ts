@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { TestCase } from '../../service/tests/testsFile';
 import { goldenFileName } from '../../service/tests/testsFile';
-import { ChatError, defaultValues, fillPrompt, promptMessages, streamChat, type LlmTool } from '../llm';
+import { ChatError, defaultValues, fillPrompt, promptMessages, streamChat, valueText, type LlmTool } from '../llm';
 import { resolveInputs, type RunnableTool } from '../run/definition';
 import { normaliseRequirements } from '../run/environment';
 import { MIN_MEMORY_MB, MIN_TIMEOUT_MS, SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS } from '../run/limits';
@@ -34,9 +34,6 @@ export interface TestRunOptions {
   /** Undefined: LLM cases fail, saying that an endpoint is needed (`llmMissing`). */
   readonly llm?: LlmEndpoint;
   readonly llmMissing?: string;
-  /** Called as each case starts and ends. */
-  readonly onStart?: (suite: Suite, c: TestCase) => void;
-  readonly onResult?: (result: CaseResult) => void;
 }
 
 export interface CaseResult {
@@ -83,11 +80,11 @@ export async function runTests(suites: readonly Suite[], options: TestRunOptions
         if (first) await first;
         else firstOfSetup.set(key, new Promise<void>((resolve) => (gate.open = resolve)));
       }
-      options.onStart?.(suite, c);
-      const result = await runCase(suite, c, options);
-      gate.open();
-      results[i] = result;
-      options.onResult?.(result);
+      try {
+        results[i] = await runCase(suite, c, options);
+      } finally {
+        gate.open();
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs, work.length)) }, worker));
@@ -99,7 +96,8 @@ async function runCase(suite: Suite, c: TestCase, options: TestRunOptions): Prom
   const outcome =
     tool.kind === 'smart' ? await runSmartCase(tool.tool, c, options) : await runLlmCase(tool.tool, c, options);
   const goldenPath = join(suite.goldenDir, goldenFileName(c.name));
-  if (c.expect.golden && options.updateGolden && outcome.output !== undefined) {
+  const approve = c.expect.golden && options.updateGolden && outcome.output !== undefined;
+  if (approve) {
     await fs.mkdir(suite.goldenDir, { recursive: true });
     await fs.writeFile(goldenPath, outcome.output, 'utf8');
   }
@@ -116,7 +114,7 @@ async function runCase(suite: Suite, c: TestCase, options: TestRunOptions): Prom
     outcome,
     failures,
     passed: failures.length === 0,
-    ...(c.expect.golden && options.updateGolden && outcome.output !== undefined ? { goldenWritten: true } : {}),
+    ...(approve ? { goldenWritten: true } : {}),
   };
 }
 
@@ -133,7 +131,7 @@ function caseLimits(c: TestCase, options: TestRunOptions): { timeoutMs: number; 
 }
 
 async function runSmartCase(tool: RunnableTool, c: TestCase, options: TestRunOptions): Promise<CaseOutcome> {
-  const given = new Map([...c.inputs].map(([k, v]) => [k, typeof v.value === 'string' ? v.value : v.value.join(', ')]));
+  const given = new Map([...c.inputs].map(([k, v]) => [k, valueText(v.value)]));
   const inputs = resolveInputs(tool, given, true);
   if (inputs.badDefaults.length)
     return {

@@ -96,9 +96,7 @@ export async function loadSuite(testsPath: string): Promise<Suite> {
     if ('tool' in smart) tool = { kind: 'smart', tool: smart.tool };
     else for (const p of smart.problems) problems.push(problemAt(definitionPath, 'tests-no-definition', 1, 1, p));
   }
-  if (model.kind)
-    for (const p of checkCasesAgainst(file.cases, { kind: model.kind, variables: model.variables }))
-      problems.push(at(p.code, p.offset, p.message));
+  for (const p of checkCasesAgainst(file.cases, model)) problems.push(at(p.code, p.offset, p.message));
 
   const schemas = new Map<number, ValidateFunction>();
   const ajv = new Ajv({ allErrors: true, strict: false });

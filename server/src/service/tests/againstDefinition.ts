@@ -1,21 +1,16 @@
 // A tests file's cases checked against the variables of their definition: the inputs they name, the
 // values they give, the variables they leave to a default that does not exist.
 import { closest } from '../similar';
-import type { Kind } from '../kind';
 import type { JsonNode } from '../json/tree';
-import type { VariableDecl } from '../model';
+import type { ToolModel } from '../model';
 import type { TestCase, TestsProblem } from './testsFile';
 
-/** What the checks need of a definition. */
-export interface DefinitionVariables {
-  readonly kind: Kind;
-  readonly variables: readonly VariableDecl[];
-}
-
-export function checkCasesAgainst(cases: readonly TestCase[], def: DefinitionVariables): TestsProblem[] {
+/** What is wrong with the cases' inputs for the definition's variables; nothing when it is not a definition. */
+export function checkCasesAgainst(cases: readonly TestCase[], definition: ToolModel): TestsProblem[] {
   const problems: TestsProblem[] = [];
-  const byName = new Map<string, VariableDecl>();
-  for (const v of def.variables) if (v.name !== undefined && !byName.has(v.name)) byName.set(v.name, v);
+  const kind = definition.kind;
+  if (!kind) return problems;
+  const byName = definition.variablesByName;
   const names = [...byName.keys()];
   for (const c of cases) {
     for (const [name, { value, property }] of c.inputs) {
@@ -33,7 +28,7 @@ export function checkCasesAgainst(cases: readonly TestCase[], def: DefinitionVar
       }
       const valueNode = property.children![1];
       const multi = v.type === 'multi-select';
-      if (def.kind === 'llm' && multi !== Array.isArray(value)) {
+      if (kind === 'llm' && multi !== Array.isArray(value)) {
         problems.push({
           code: 'tests-shape',
           offset: valueNode.offset,
@@ -44,7 +39,7 @@ export function checkCasesAgainst(cases: readonly TestCase[], def: DefinitionVar
         });
         continue;
       }
-      if (def.kind === 'smart' && Array.isArray(value)) {
+      if (kind === 'smart' && Array.isArray(value)) {
         problems.push({
           code: 'tests-shape',
           offset: valueNode.offset,
@@ -53,7 +48,7 @@ export function checkCasesAgainst(cases: readonly TestCase[], def: DefinitionVar
         });
         continue;
       }
-      const allowed = def.kind === 'llm' && v.type !== 'text' ? v.allowedValues : undefined;
+      const allowed = kind === 'llm' && v.type !== 'text' ? v.allowedValues : undefined;
       if (!allowed) continue;
       const values = typeof value === 'string' ? [{ text: value, node: valueNode }] : elements(valueNode);
       for (const { text, node } of values)

@@ -1,6 +1,7 @@
 // A tests file (`<name>.tests.json`, beside `<name>.json`): saved cases of a tool with what their output
 // must be. Read here into cases and problems with exact ranges, for the language server and the CLI alike.
-import { child, property } from '../json/nodes';
+import { getNodeValue } from 'jsonc-parser';
+import { child } from '../json/nodes';
 import type { JsonNode, ParsedJson } from '../json/tree';
 import type { RuleCode } from '../rules';
 
@@ -232,7 +233,7 @@ function readExpectation(key: ExpectKey, value: JsonNode, report: Report): unkno
     case 'json': {
       if (value.type !== 'object' && value.type !== 'boolean')
         return wrong('a JSON schema (an object, or true / false)');
-      return nodeValue(value);
+      return getNodeValue(value);
     }
     case 'golden':
       return value.type === 'boolean' ? value.value : wrong('true or false');
@@ -254,27 +255,4 @@ export function regexProblem(pattern: string): string | undefined {
   } catch (e) {
     return (e instanceof Error ? e.message : String(e)).replace(/^Invalid regular expression: /, '');
   }
-}
-
-/** The plain value of a node (its subtree). */
-function nodeValue(node: JsonNode): unknown {
-  switch (node.type) {
-    case 'object': {
-      const out: Record<string, unknown> = {};
-      for (const p of node.children ?? []) {
-        const [k, v] = p.children ?? [];
-        if (k && v) out[String(k.value)] = nodeValue(v);
-      }
-      return out;
-    }
-    case 'array':
-      return (node.children ?? []).map(nodeValue);
-    default:
-      return node.value ?? null;
-  }
-}
-
-/** The `inputs` property of a case whose key is `name`. */
-export function inputProperty(c: TestCase, name: string): JsonNode | undefined {
-  return property(child(c.node, 'inputs'), name);
 }

@@ -31,8 +31,7 @@ export function testsDiagnostics(
         message: `No definition ${decodeURIComponent(name)} beside this tests file: its cases cannot be checked or run. Rename the file after its definition.`,
       });
     }
-  } else if (definition.kind)
-    problems.push(...checkCasesAgainst(file.cases, { kind: definition.kind, variables: definition.variables }));
+  } else problems.push(...checkCasesAgainst(file.cases, definition));
   const out: Diagnostic[] = [];
   for (const p of problems.sort((a, b) => a.offset - b.offset)) {
     const severity = effectiveSeverity(p.code, settings);
