@@ -2,7 +2,7 @@
 // against the schema Jenkins' xUnit plugin uses.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -220,6 +220,16 @@ describe('tooldef test', { skip }, () => {
     const noTests = await tooldef([join(empty, 'x', 'tool.json')]);
     assert.equal(noTests.code, 2);
     assert.match(noTests.stderr, /has no tests file: create tool\.tests\.json beside it/);
+    const missing = await tooldef([join(empty, 'no-such-folder')]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /cannot read .*no-such-folder: no such file or not readable/);
+    // A folder the search cannot enter would leave its cases out: nothing runs, and it is named.
+    const dir = project('def execute(variables):\n    return "x"\n', { tests: [{ name: 'x' }] });
+    symlinkSync(join(dir, 'gone'), join(dir, 'dangling'));
+    const partial = await tooldef([dir]);
+    assert.equal(partial.code, 2, partial.stdout + partial.stderr);
+    assert.equal(partial.stdout, '');
+    assert.match(partial.stderr, /cannot read .*dangling: no such file or not readable/);
   });
 
   test('--filter picks cases by "tool › case"', async () => {

@@ -7,7 +7,7 @@ import { MIN_MEMORY_MB, MIN_TIMEOUT_MS, SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS } 
 import { jsonReport, junitReport, shownPath, textReport, totals } from '../engine/tests/report';
 import { runTests, type LlmEndpoint } from '../engine/tests/runTests';
 import { isInvalid, loadSuite, type Suite } from '../engine/tests/suite';
-import { jsonFilesUnder } from '../workspace/jsonFiles';
+import { discover } from './discover';
 import { oneOf, parseCommandArgs, positiveNumber, untilInterrupted, UsageError, withUsage, type Io } from './io';
 import { RUNNER_OPTIONS, runnerOptions, secretsFromEnv, type RunnerOptions } from './runnerOptions';
 
@@ -35,7 +35,7 @@ OpenAI-compatible endpoint.
   --model NAME        the endpoint's model for every LLM case (default: the file's first model_version id)
 
 Exit status: 0 every case passed; 1 a case failed or could not run; 2 bad usage, an invalid tests
-file, or no tests file found.
+file, a path or folder that cannot be read, or no tests file found.
 `;
 
 interface TestCliOptions extends RunnerOptions {
@@ -84,31 +84,33 @@ export function testCommand(args: readonly string[], io: Io): Promise<number> {
   return withUsage(io, TEST_USAGE, args, () => test(readOptions(args, io), io));
 }
 
-/** The tests files under the paths: a directory is searched, a definition names its tests file. */
-async function testsFiles(paths: readonly string[], cwd: string): Promise<string[]> {
+/**
+ * The tests files under the paths, searched as `tooldef check` searches them: a directory for every
+ * tests file in it, a definition named on the command line for its own; and what could not be read.
+ */
+async function testsFiles(paths: readonly string[], cwd: string): Promise<{ files: string[]; unreadable: string[] }> {
+  const { targets, unreadable } = await discover(paths.map((p) => (isAbsolute(p) ? p : resolve(cwd, p))));
   const found = new Set<string>();
-  for (const given of paths) {
-    const path = isAbsolute(given) ? given : resolve(cwd, given);
-    const stat = await fs.stat(path).catch(() => undefined);
-    if (!stat) throw new UsageError(`${given}: no such file or directory.`);
-    if (stat.isDirectory()) {
-      for await (const file of jsonFilesUnder(path)) if (isTestsFileName(basename(file))) found.add(file);
-    } else if (isTestsFileName(basename(path))) found.add(path);
-    else {
+  for (const { path, explicit } of targets) {
+    if (isTestsFileName(basename(path))) found.add(path);
+    else if (explicit) {
       const tests = testsPathFor(path);
       if (!(await fs.stat(tests).catch(() => undefined)))
-        throw new UsageError(`${given} has no tests file: create ${basename(tests)} beside it.`);
+        throw new UsageError(`${shownPath(cwd, path)} has no tests file: create ${basename(tests)} beside it.`);
       found.add(tests);
     }
   }
-  return [...found].sort();
+  return { files: [...found].sort(), unreadable };
 }
 
 async function test(opts: TestCliOptions, io: Io): Promise<number> {
   const say = (text: string): void => {
     io.stderr.write(`tooldef: ${text}\n`);
   };
-  const files = await testsFiles(opts.paths, io.cwd);
+  const { files, unreadable } = await testsFiles(opts.paths, io.cwd);
+  // A folder left out would leave its cases out of the verdict.
+  for (const u of unreadable) say(`cannot read ${shownPath(io.cwd, u)}: no such file or not readable.`);
+  if (unreadable.length) return 2;
   if (!files.length) {
     say(`no tests file (<name>.tests.json beside <name>.json) under ${opts.paths.join(', ')}.`);
     return 2;
