@@ -135,7 +135,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
     const run = async (): Promise<void> => {
       const started = performance.now();
       try {
-        const isOpen = (uri: string) => documents.all().some((d) => fileKey(d.uri) === fileKey(uri));
+        const isOpen = (uri: string) => openDocument(uri) !== undefined;
         const disk = runtime.disk;
         if (!disk) return;
         const { files, lines } = await analyseAhead(uris, service, models, isOpen, (uri) => disk.readFile(uri));
@@ -206,8 +206,8 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
   function validate(uri: string): void {
     const doc = documents.get(uri);
     if (!doc) return;
-    if (isTestsFileName(uri)) return void validateTests(doc);
-    const tests = documents.get(testsPathFor(uri));
+    if (isTestsFileName(uri)) return void validateTests(doc).catch((e) => logFailure(connection, `validate ${uri}`, e));
+    const tests = openDocument(testsPathFor(uri));
     if (tests) scheduleValidation(tests.uri); // its cases are checked against this definition
     const version = doc.version;
     const stale = () => documents.get(uri) !== doc || doc.version !== version;
@@ -245,7 +245,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
   async function validateTests(doc: TextDocument): Promise<void> {
     const version = doc.version;
     const definitionUri = definitionPathFor(doc.uri);
-    const open = documents.all().find((d) => fileKey(d.uri) === fileKey(definitionUri));
+    const open = openDocument(definitionUri);
     let definition: ToolModel | undefined;
     if (open) definition = models.get(open, forcedKinds.get(open.uri));
     else {
@@ -257,6 +257,12 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       service.doTestsValidation(doc, definition),
     );
     if (Array.isArray(diagnostics)) void connection.sendDiagnostics({ uri: doc.uri, version, diagnostics });
+  }
+
+  /** The open document of a file, however its URI is spelled. */
+  function openDocument(uri: string): TextDocument | undefined {
+    const key = fileKey(uri);
+    return documents.all().find((d) => fileKey(d.uri) === key);
   }
 
   function revalidateAll(): void {
