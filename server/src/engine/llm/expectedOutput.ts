@@ -492,6 +492,25 @@ function xmlStructure(xml: string): FormatError | undefined {
     const k = xml.indexOf(end, from);
     return k < 0 ? n : k + end.length;
   };
+  /**
+   * The `>` that ends a tag or declaration: quoted values are passed over, and so is a DOCTYPE's
+   * internal subset `[ … ]` (outside quotes a `[` occurs in no valid tag, and the text is valid).
+   */
+  const tagEnd = (from: number): number => {
+    let bracket = 0;
+    let quote = '';
+    let j = from;
+    for (; j < n; j++) {
+      const c = xml[j];
+      if (quote) {
+        if (c === quote) quote = '';
+      } else if (c === '"' || c === "'") quote = c;
+      else if (c === '[') bracket++;
+      else if (c === ']') bracket--;
+      else if (c === '>' && bracket <= 0) break;
+    }
+    return j;
+  };
   while (i < n) {
     const lt = xml.indexOf('<', i);
     const textEnd = lt < 0 ? n : lt;
@@ -509,33 +528,12 @@ function xmlStructure(xml: string): FormatError | undefined {
     } else if (xml.startsWith('<?', lt)) {
       i = skipTo(lt + 2, '?>');
     } else if (xml.startsWith('<!', lt)) {
-      // DOCTYPE with an optional internal subset `[ … ]` and quoted literals
-      let j = lt + 2;
-      let bracket = 0;
-      let quote = '';
-      for (; j < n; j++) {
-        const c = xml[j];
-        if (quote) {
-          if (c === quote) quote = '';
-        } else if (c === '"' || c === "'") quote = c;
-        else if (c === '[') bracket++;
-        else if (c === ']') bracket--;
-        else if (c === '>' && bracket <= 0) break;
-      }
-      i = j + 1;
+      i = tagEnd(lt + 2) + 1; // DOCTYPE
     } else if (xml.startsWith('</', lt)) {
       depth--;
       i = skipTo(lt + 2, '>');
     } else {
-      let j = lt + 1;
-      let quote = '';
-      for (; j < n; j++) {
-        const c = xml[j];
-        if (quote) {
-          if (c === quote) quote = '';
-        } else if (c === '"' || c === "'") quote = c;
-        else if (c === '>') break;
-      }
+      const j = tagEnd(lt + 1);
       if (depth === 0 && ++roots > 1)
         return { message: 'more than one root element (XML has exactly one)', offset: lt };
       if (xml[j - 1] !== '/') depth++;
