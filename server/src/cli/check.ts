@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import { relative, isAbsolute, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
@@ -18,7 +18,7 @@ import { DEFAULT_SETTINGS } from '../service/settings';
 import type { RelatedLocation, WorkspaceIndex } from '../service/validation/context';
 import { discover } from './discover';
 import { formatJson, formatSarif, formatText, type FileReport } from './report';
-import { oneOf, orList, parseCommandArgs, UsageError, VERSION, withUsage, type Io } from './io';
+import { oneOf, orList, parseCommandArgs, UsageError, VERSION, withUsage, type Io, displayPath } from './io';
 import { decodeDefinition, type DecodedFile } from '../service/encoding';
 
 export const CHECK_USAGE = `Usage: tooldef check [--format text|json|sarif] [--kind smart|llm] [--rule CODE=SEVERITY]... PATH...
@@ -95,7 +95,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     if (!t.explicit && !mayBeDefinition(text)) continue;
     const model = service.parse(TextDocument.create(pathToFileURL(t.path).toString(), 'json', 1, text), opts.kind);
     if (!t.explicit && !model.kind && !looksLikeWrappedDefinition(model)) continue;
-    files.push({ file: display(io.cwd, t.path), model, explicit: t.explicit, encoding: decoded.problem });
+    files.push({ file: displayPath(io.cwd, t.path), model, explicit: t.explicit, encoding: decoded.problem });
     const nameNode = model.toolNameNode;
     if (model.kind && nameNode?.value) {
       const pos = model.document.positionAt(nameNode.offset);
@@ -131,7 +131,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
   else if (opts.format === 'sarif') io.stdout.write(formatSarif(reports, VERSION));
   else io.stdout.write(formatText(reports));
   for (const u of unreadable)
-    io.stderr.write(`tooldef: cannot read ${display(io.cwd, u)}: no such file or not readable.\n`);
+    io.stderr.write(`tooldef: cannot read ${displayPath(io.cwd, u)}: no such file or not readable.\n`);
   const all = reports.flatMap((r) => r.diagnostics);
   const errors = all.filter((d) => d.severity === DiagnosticSeverity.Error).length;
   if (opts.format === 'text') {
@@ -148,9 +148,4 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
 function looksLikeWrappedDefinition(model: ToolModel): boolean {
   const root = model.root;
   return root?.type === 'array' && root.children!.some((c) => kindOfRoot(c) !== undefined);
-}
-
-function display(cwd: string, path: string): string {
-  const rel = relative(cwd, path);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }

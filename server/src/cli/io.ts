@@ -1,3 +1,4 @@
+import { isAbsolute, relative } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** What a CLI command may touch, so tests can run commands in-process. */
@@ -102,4 +103,10 @@ export async function untilInterrupted<T>(
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
+}
+
+/** A path as the CLI shows it: relative to the working directory when inside it, else as it is. */
+export function displayPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }

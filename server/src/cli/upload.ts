@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { checkUploadUrl, uploadDefinition, UPLOAD_DEFAULTS } from '../engine/upload/upload';
 import { validateForUpload } from '../engine/upload/validate';
@@ -16,6 +16,7 @@ import {
   VERSION,
   withUsage,
   type Io,
+  displayPath,
 } from './io';
 
 export const UPLOAD_USAGE = `Usage: tooldef upload --url URL [--timeout SECONDS] [--setup-timeout SECONDS] [--force]
@@ -109,7 +110,7 @@ async function upload(opts: UploadCliOptions, io: Io): Promise<number> {
     return 2;
   }
   const path = isAbsolute(opts.file) ? opts.file : resolve(io.cwd, opts.file);
-  const shown = display(io.cwd, path);
+  const shown = displayPath(io.cwd, path);
   let bytes: Buffer;
   try {
     bytes = await fs.readFile(path);
@@ -204,9 +205,4 @@ function toJson(r: UploadResult): Record<string, unknown> {
         }
       : null,
   };
-}
-
-function display(cwd: string, path: string): string {
-  const rel = relative(cwd, path);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
