@@ -71,17 +71,18 @@ const SHARED_WITH_E2E = ['test/fixtures.ts', 'test/upload/server.ts', 'test/llm/
 );
 
 /**
- * The shipped bundles load the embedded-Python analysis from dist/python.js on first use
- * (server/src/service/python/load.ts); test bundles include it.
+ * Parts the shipped bundles load on first use, from a file of their own beside them: the embedded-Python
+ * analysis (dist/python.js, server/src/service/python/load.ts) and the tests-file checks (dist/tests.js,
+ * server/src/service/tests/load.ts). Test bundles include them.
  */
-const pythonApart = {
-  name: 'python-apart',
+const APART = { python: join('service', 'python', 'load.ts'), tests: join('service', 'tests', 'load.ts') };
+const loadApart = {
+  name: 'load-apart',
   setup(b) {
-    b.onResolve({ filter: /^\.\/index$/ }, (args) =>
-      args.importer.endsWith(join('service', 'python', 'load.ts'))
-        ? { path: './python.js', external: true }
-        : undefined,
-    );
+    b.onResolve({ filter: /^\.\/index$/ }, (args) => {
+      const part = Object.keys(APART).find((name) => args.importer.endsWith(APART[name]));
+      return part ? { path: `./${part}.js`, external: true } : undefined;
+    });
   },
 };
 
@@ -124,7 +125,7 @@ async function buildServer() {
     entryPoints: { 'server-main': 'server/src/server.ts' },
     outdir: 'dist',
     minify: true,
-    plugins: [pythonApart],
+    plugins: [loadApart],
   });
   const hash = createHash('sha256')
     .update(readFileSync(join(root, 'dist/server-main.js')))
@@ -159,9 +160,14 @@ await Promise.all([
     entryPoints: { extension: 'client/src/extension.ts' },
     outdir: 'dist',
     external: ['vscode'],
-    plugins: [pythonApart],
+    plugins: [loadApart],
   }),
-  build({ ...common, entryPoints: { python: 'server/src/service/python/index.ts' }, outdir: 'dist', minify: true }),
+  build({
+    ...common,
+    entryPoints: { python: 'server/src/service/python/index.ts', tests: 'server/src/service/tests/index.ts' },
+    outdir: 'dist',
+    minify: true,
+  }),
   build({
     ...browser,
     entryPoints: { server: 'server/src/browserServer.ts' },
@@ -187,7 +193,7 @@ await Promise.all([
     outdir: 'dist',
     minify: true,
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [pythonApart],
+    plugins: [loadApart],
   }),
   build({
     ...common,

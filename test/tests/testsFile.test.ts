@@ -6,14 +6,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { parseJson } from '../../server/src/service/json/tree';
 import { getLanguageService } from '../../server/src/service/languageService';
 import { checkCasesAgainst } from '../../server/src/service/tests/againstDefinition';
-import {
-  definitionPathFor,
-  EXPECT_KEYS,
-  goldenDirFor,
-  goldenFileName,
-  readTestsFile,
-  testsPathFor,
-} from '../../server/src/service/tests/testsFile';
+import { definitionPathFor, goldenDirFor, testsPathFor } from '../../server/src/service/tests/paths';
+import { EXPECT_KEYS, goldenFileName, readTestsFile } from '../../server/src/service/tests/testsFile';
 import { llmTool, smartTool } from '../fixtures';
 
 /** Each problem as `code text-it-covers`. */

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, isAbsolute, resolve } from 'node:path';
-import { isTestsFileName, testsPathFor } from '../service/tests/testsFile';
+import { isTestsFileName, testsPathFor } from '../service/tests/paths';
 import { cacheDir } from '../engine/run/environment';
 import { MIN_MEMORY_MB, MIN_TIMEOUT_MS, SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS } from '../engine/run/limits';
 import { jsonReport, junitReport, shownPath, textReport, totals } from '../engine/tests/report';

@@ -18,7 +18,7 @@ import { fileKey, inFolder } from '../service/fileKey';
 import type { Kind } from '../service/kind';
 import { getLanguageService, ModelCache, type ToolModel } from '../service/languageService';
 import { isRuleCode } from '../service/rules';
-import { definitionPathFor, isTestsFileName, testsPathFor } from '../service/tests/testsFile';
+import { definitionPathFor, isTestsFileName, testsPathFor } from '../service/tests/paths';
 import { SEMANTIC_LEGEND } from '../service/semanticTokens';
 import { VERSION } from '../version';
 import { isSearched } from '../workspace/searched';

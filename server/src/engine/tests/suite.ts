@@ -9,13 +9,8 @@ import { parseJson } from '../../service/json/tree';
 import { getLanguageService } from '../../service/languageService';
 import { RULES, type RuleCode, type Severity } from '../../service/rules';
 import { checkCasesAgainst } from '../../service/tests/againstDefinition';
-import {
-  definitionPathFor,
-  goldenDirFor,
-  goldenFileName,
-  readTestsFile,
-  type TestCase,
-} from '../../service/tests/testsFile';
+import { definitionPathFor, goldenDirFor } from '../../service/tests/paths';
+import { goldenFileName, readTestsFile, type TestCase } from '../../service/tests/testsFile';
 import { llmToolOf, type LlmTool } from '../llm';
 import { runnableTool, type RunnableTool } from '../run/definition';
 

@@ -9,8 +9,9 @@ import { toRange } from '../positions';
 import { LSP_SEVERITY } from '../rules';
 import type { Settings } from '../settings';
 import { effectiveSeverity } from '../validation/index';
-import { checkCasesAgainst } from './againstDefinition';
-import { definitionPathFor, readTestsFile, type TestsProblem } from './testsFile';
+import { definitionPathFor } from './paths';
+import { testsSupport } from './load';
+import type { TestsProblem } from './testsFile';
 
 /** `definition`: the definition's model, undefined when there is no such file. */
 export function testsDiagnostics(
@@ -18,6 +19,7 @@ export function testsDiagnostics(
   definition: ToolModel | undefined,
   settings: Settings,
 ): Diagnostic[] {
+  const { readTestsFile, checkCasesAgainst } = testsSupport();
   const parsed = parseJson(doc.getText());
   const file = readTestsFile(parsed);
   const problems: TestsProblem[] = file.problems.filter((p) => p.code !== 'tests-shape');

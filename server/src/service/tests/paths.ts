@@ -1,0 +1,25 @@
+// Where a definition's tests file and approved outputs are: small and eager (the server asks for every
+// document it validates), while the tests file's reader loads on first use (load.ts).
+
+const TESTS_SUFFIX = '.tests.json';
+const GOLDEN_SUFFIX = '.golden';
+
+/** Whether a file name is a tests file's. */
+export function isTestsFileName(fileName: string): boolean {
+  return fileName.endsWith(TESTS_SUFFIX) && fileName.length > TESTS_SUFFIX.length;
+}
+
+/** `weather.json` → `weather.tests.json` (paths or URIs, any separator). */
+export function testsPathFor(definitionPath: string): string {
+  return definitionPath.replace(/\.json$/i, '') + TESTS_SUFFIX;
+}
+
+/** `weather.tests.json` → `weather.json`. */
+export function definitionPathFor(testsPath: string): string {
+  return testsPath.slice(0, -TESTS_SUFFIX.length) + '.json';
+}
+
+/** `weather.json` → `weather.golden` (the folder of approved outputs). */
+export function goldenDirFor(definitionPath: string): string {
+  return definitionPath.replace(/\.json$/i, '') + GOLDEN_SUFFIX;
+}
