@@ -7,12 +7,14 @@ import type { DocumentQueries } from './documentQueries';
 import { previewPromptCommand, runLlmToolCommand, setApiKeyCommand, type LlmContext } from './llm/commands';
 import { runSmartToolCommand, stopRunCommand, type RunContext } from './run/runSmartTool';
 import { manageSecretsCommand } from './run/secrets';
+import type { TestExplorer } from './tests/explorer';
 import { setUploadTokenCommand, uploadCommand } from './upload/commands';
 
 export interface CommandContext extends RunContext, LlmContext {
   readonly client: () => LanguageClient | undefined;
   readonly embedded: EmbeddedViews;
   readonly queries: DocumentQueries;
+  readonly tests: TestExplorer;
 }
 
 /** Every command of the extension, as factories registered from one table. */
@@ -26,6 +28,8 @@ const COMMANDS: Record<string, (ctx: CommandContext) => (...args: never[]) => un
   'tooldef.runSmartToolWithDefaults': (ctx) => runSmartToolCommand(ctx, true),
   'tooldef.stopRun': () => stopRunCommand(),
   'tooldef.manageSecrets': (ctx) => manageSecretsCommand(ctx.extension),
+  'tooldef.runTests': (ctx) => ctx.tests.runTestsCommand(),
+  'tooldef.approveOutput': (ctx) => ctx.tests.approveOutputCommand(),
   'tooldef.previewPrompt': (ctx) => previewPromptCommand(ctx),
   'tooldef.runLlmTool': (ctx) => runLlmToolCommand(ctx),
   'tooldef.setLlmApiKey': (ctx) => setApiKeyCommand(ctx),

@@ -20,6 +20,7 @@ import { registerStatusBar } from './statusBar';
 import { registerEmbeddedEditing } from './embedded/features';
 import { EmbeddedViews } from './embedded/views';
 import { DocumentQueries } from './documentQueries';
+import { TestExplorer } from './tests/explorer';
 
 let client: LanguageClient | undefined;
 
@@ -43,9 +44,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const results = new ResultDocuments();
   const outputDiagnostics = vscode.languages.createDiagnosticCollection('tooldef-output');
   const embedded = new EmbeddedViews(queries, context.storageUri ?? context.globalStorageUri, context.workspaceState);
+  const tests = new TestExplorer({ extension: context, log, results, queries });
   context.subscriptions.push(
     log,
     results,
+    tests,
     outputDiagnostics,
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
     ...adoptDefinitionDocuments(queries, log),
@@ -60,6 +63,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       outputDiagnostics,
       embedded,
       queries,
+      tests,
       client: () => client,
     }),
   );

@@ -6,7 +6,13 @@ import { join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '../lsp/lspClient';
 
-const ALLOWED = ['server/src/protocol', 'server/src/engine/run', 'server/src/engine/llm', 'server/src/engine/upload'];
+const ALLOWED = [
+  'server/src/protocol',
+  'server/src/engine/run',
+  'server/src/engine/llm',
+  'server/src/engine/tests',
+  'server/src/engine/upload',
+];
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -48,7 +48,7 @@ export function runLlmToolCommand(ctx: LlmContext) {
     if (!prepared) return undefined;
     const { tool, prompt } = prepared;
     const name = tool.name ?? 'LLM tool';
-    const apiKey = await ctx.extension.secrets.get(API_KEY_SECRET);
+    const apiKey = await llmApiKey(ctx.extension);
     const editor = await ctx.results.show(`${name} answer`, '');
     const answerUri = editor.document.uri;
     let text = '';
@@ -94,6 +94,11 @@ export function runLlmToolCommand(ctx: LlmContext) {
   };
 }
 
+/** The endpoint's API key, from secret storage. */
+export function llmApiKey(ext: vscode.ExtensionContext): Thenable<string | undefined> {
+  return ext.secrets.get(API_KEY_SECRET);
+}
+
 export function setApiKeyCommand(ctx: LlmContext) {
   return async (): Promise<void> => {
     const key = await vscode.window.showInputBox({
@@ -110,7 +115,7 @@ export function setApiKeyCommand(ctx: LlmContext) {
 }
 
 /** Endpoint settings are read from user settings only: a workspace cannot redirect prompts or keys. */
-function readEndpoint(): { baseUrl?: string; modelMap: Record<string, string> } {
+export function readEndpoint(): { baseUrl?: string; modelMap: Record<string, string> } {
   const cfg = vscode.workspace.getConfiguration('tooldef');
   return {
     baseUrl: cfg.inspect<string>('llm.baseUrl')?.globalValue?.trim() || undefined,

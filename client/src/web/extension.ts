@@ -26,6 +26,8 @@ const UNAVAILABLE: Record<string, string> = {
   'tooldef.runSmartToolWithDefaults': "runs the tool's Python on this machine",
   'tooldef.stopRun': "runs the tool's Python on this machine",
   'tooldef.manageSecrets': "keeps the secrets a tool's Python is run with on this machine",
+  'tooldef.runTests': "runs the tool's cases on this machine",
+  'tooldef.approveOutput': "runs the tool's cases on this machine",
   'tooldef.previewPrompt': 'sends the prompt to an LLM endpoint from this machine',
   'tooldef.runLlmTool': 'sends the prompt to an LLM endpoint from this machine',
   'tooldef.setLlmApiKey': 'sends the prompt to an LLM endpoint from this machine',

@@ -1,6 +1,7 @@
 // Judging one case: what the run gave against what the case expects.
 import { checkOutput, type ExpectedOutput } from '../llm';
-import type { ExpectKey, Expectations } from '../../service/tests/testsFile';
+import { child } from '../../service/json/nodes';
+import type { ExpectKey, Expectations, TestCase } from '../../service/tests/testsFile';
 import { formatDuration, formatMemory } from '../../service/format';
 
 /** What a case's run gave, whichever kind of tool ran. */
@@ -38,6 +39,12 @@ export interface JudgeContext {
   readonly expectedOutput?: ExpectedOutput;
   /** Validates the parsed output against the case's `json` schema: the errors, empty when valid. */
   readonly validateJson?: (value: unknown) => readonly string[];
+}
+
+/** Where a failure shows in the tests file: the expectation that does not hold, else the case's name. */
+export function failureSpan(c: TestCase, f: CaseFailure): { offset: number; length: number } {
+  const node = (f.check !== 'run' && f.check !== 'expected_output' && child(c.expectNode, f.check)) || c.nameNode;
+  return { offset: node.offset, length: node.length };
 }
 
 /** Every expectation of the case that does not hold (empty: the case passes). */

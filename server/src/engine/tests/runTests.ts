@@ -17,8 +17,10 @@ import { schemaErrors, type Suite } from './suite';
 export interface LlmEndpoint {
   readonly baseUrl: string;
   readonly apiKey?: string;
-  /** The endpoint's model for every case; undefined: the file's first `model_version` id, as named. */
+  /** The endpoint's model for every case; undefined: `modelMap`'s choice, else the file's first `model_version` id. */
   readonly model?: string;
+  /** The file's `model_version` ids → the endpoint's models (the editor's `tooldef.llm.modelMap`). */
+  readonly modelMap?: Readonly<Record<string, string>>;
 }
 
 export interface TestRunOptions {
@@ -34,6 +36,10 @@ export interface TestRunOptions {
   /** Undefined: LLM cases fail, saying that an endpoint is needed (`llmMissing`). */
   readonly llm?: LlmEndpoint;
   readonly llmMissing?: string;
+  /** A case starts running (after waiting for its requirements' set-up). */
+  readonly onStart?: (suite: Suite, c: TestCase) => void;
+  /** A case is judged: results as they come, not in order. */
+  readonly onResult?: (result: CaseResult) => void;
 }
 
 export interface CaseResult {
@@ -81,7 +87,9 @@ export async function runTests(suites: readonly Suite[], options: TestRunOptions
         else firstOfSetup.set(key, new Promise<void>((resolve) => (gate.open = resolve)));
       }
       try {
+        options.onStart?.(suite, c);
         results[i] = await runCase(suite, c, options);
+        options.onResult?.(results[i]);
       } finally {
         gate.open();
       }
@@ -178,7 +186,8 @@ async function runLlmCase(tool: LlmTool, c: TestCase, options: TestRunOptions): 
   const values = defaultValues(tool);
   for (const [name, { value }] of c.inputs) values.set(name, typeof value === 'string' ? value : [...value]);
   const filled = fillPrompt(tool, values);
-  const model = options.llm.model ?? tool.modelIds[0];
+  const { modelMap } = options.llm;
+  const model = options.llm.model ?? (modelMap ? { modelIds: tool.modelIds, map: modelMap } : tool.modelIds[0]);
   if (!model)
     return {
       errorType: 'no-model',

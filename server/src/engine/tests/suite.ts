@@ -37,6 +37,8 @@ export interface Suite {
   readonly problems: readonly SuiteProblem[];
   /** The compiled `json` schema of each case that has one, by case index. */
   readonly schemas: ReadonlyMap<number, ValidateFunction>;
+  /** An offset of the tests file (a case's node) as a 0-based line and character, to show it there. */
+  readonly positionAt: (offset: number) => { line: number; character: number };
 }
 
 /** Whether the suite cannot run: a problem of error severity in either file. */
@@ -49,13 +51,14 @@ export async function loadSuite(testsPath: string): Promise<Suite> {
   const definitionPath = definitionPathFor(testsPath);
   const goldenDir = goldenDirFor(definitionPath);
   const problems: SuiteProblem[] = [];
-  const empty = { definitionPath, testsPath, goldenDir, cases: [], problems, schemas: new Map() };
   const testsText = await readText(testsPath);
+  const testsDoc = TextDocument.create(pathToFileURL(testsPath).toString(), 'json', 1, testsText ?? '');
+  const positionAt = (offset: number): { line: number; character: number } => testsDoc.positionAt(offset);
+  const empty = { definitionPath, testsPath, goldenDir, cases: [], problems, schemas: new Map(), positionAt };
   if (testsText === undefined) {
     problems.push(problemAt(testsPath, 'tests-shape', 1, 1, 'The tests file cannot be read.'));
     return empty;
   }
-  const testsDoc = TextDocument.create(pathToFileURL(testsPath).toString(), 'json', 1, testsText);
   const at = (code: RuleCode, offset: number, message: string): SuiteProblem => {
     const pos = testsDoc.positionAt(offset);
     return problemAt(testsPath, code, pos.line + 1, pos.character + 1, message);
@@ -105,7 +108,7 @@ export async function loadSuite(testsPath: string): Promise<Suite> {
     }
   }
   problems.push(...(await orphanGoldenFiles(goldenDir, file.cases)));
-  return { definitionPath, testsPath, goldenDir, tool, cases: file.cases, problems, schemas };
+  return { ...empty, tool, cases: file.cases, schemas };
 }
 
 /** Approved outputs in the golden folder that no `golden` case of the file owns. */

@@ -1,0 +1,89 @@
+// The engine's test runner as the Test Explorer drives it: cases reported as they start and end, each
+// located in the tests file, LLM models chosen by the editor's model map. Real python3, a real chat
+// endpoint on loopback.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { failureSpan, loadSuite, runTests, type CaseResult } from '../../server/src/engine/tests';
+import { llmTool, smartTool } from '../fixtures';
+import { chunk, startChatServer, startStream } from '../llm/chatServer';
+
+const hasPython = spawnSync('python3', ['-c', 'import sys; assert sys.version_info >= (3, 8)']).status === 0;
+
+const root = mkdtempSync(join(tmpdir(), 'tooldef-run-tests-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+function write(name: string, definition: string, tests: string): string {
+  const dir = mkdtempSync(join(root, 'p-'));
+  writeFileSync(join(dir, `${name}.json`), definition);
+  writeFileSync(join(dir, `${name}.tests.json`), tests);
+  return join(dir, `${name}.tests.json`);
+}
+
+describe('runTests for the editor', () => {
+  test(
+    'each case is reported as it starts and as it is judged, and located in the tests file',
+    {
+      skip: !hasPython && 'python3 (3.8+) is not installed',
+    },
+    async () => {
+      const tests = [
+        '{ "tests": [',
+        '  { "name": "hi Ann", "inputs": { "name": "Ann" }, "expect": { "equals": "hi Ann" } },',
+        '  { "name": "hi Bob", "inputs": { "name": "Bob" },',
+        '    "expect": { "contains": ["Ann"] } }',
+        '] }',
+      ].join('\n');
+      const suite = await loadSuite(write('tool', smartTool(), tests));
+      assert.deepEqual(suite.problems, []);
+      assert.deepEqual(
+        suite.cases.map((c) => suite.positionAt(c.node.offset)),
+        [
+          { line: 1, character: 2 },
+          { line: 2, character: 2 },
+        ],
+      );
+      const started: string[] = [];
+      const judged: CaseResult[] = [];
+      const results = await runTests([suite], {
+        jobs: 1,
+        run: { cacheDir: join(root, 'cache') },
+        onStart: (_s, c) => started.push(c.name),
+        onResult: (r) => judged.push(r),
+      });
+      assert.deepEqual(started, ['hi Ann', 'hi Bob']);
+      assert.deepEqual(judged, results);
+      assert.deepEqual(
+        results.map((r) => r.passed),
+        [true, false],
+      );
+      const failure = results[1].failures[0];
+      assert.equal(failure.check, 'contains');
+      const span = failureSpan(results[1].case, failure);
+      assert.equal(tests.slice(span.offset, span.offset + span.length), '["Ann"]');
+      assert.deepEqual(suite.positionAt(span.offset), { line: 3, character: 28 });
+    },
+  );
+
+  test("an LLM case asks for the model the editor's model map names", async (t) => {
+    const chat = await startChatServer();
+    t.after(() => chat.close());
+    chat.handle((_req, res) => {
+      startStream(res);
+      res.end(chunk({ role: 'assistant', content: 'A summary.' }, 'stop') + 'data: [DONE]\n\n');
+    });
+    const suite = await loadSuite(
+      write('summariser', llmTool(), '{ "tests": [ { "name": "short", "inputs": { "text": "x" } } ] }'),
+    );
+    const [result] = await runTests([suite], {
+      jobs: 1,
+      run: {},
+      llm: { baseUrl: chat.baseUrl, modelMap: { 'gpt-4': 'local-model' } },
+    });
+    assert.equal(result.passed, true, JSON.stringify(result.failures));
+    assert.equal((chat.requests[0].body as { model: string }).model, 'local-model');
+  });
+});
