@@ -6,8 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { llmTool, messageOf } from '../helpers';
+import type {
+  CompletionList,
+  Diagnostic,
+  Hover,
+  Location,
+  Position,
+  Range,
+  WorkspaceEdit,
+} from 'vscode-languageserver-protocol';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { cursor, llmTool, messageOf } from '../helpers';
 import { LspClient } from './lspClient';
 
 const TESTS = `{ "tests": [
@@ -73,5 +82,111 @@ describe('tests files in the editor', () => {
       ['tests-no-definition'],
     );
     assert.match(messageOf(ds[0]), /No definition nothing\.json beside this tests file/);
+  });
+
+  describe("an input's name is the definition's variable", () => {
+    const FIXTURE = `{ "tests": [
+  { "name": "French", "inputs": { "text": "hi", "target language": "French" } }
+] }`;
+    let uri: string;
+    let defUri: string;
+    let doc: TextDocument;
+    const at = (fixture: string): Position => {
+      const { offset } = cursor(fixture);
+      return doc.positionAt(offset);
+    };
+    const textOf = (d: TextDocument, r: Range): string => d.getText(r);
+    before(async () => {
+      writeFileSync(join(dir, 'translate.json'), llmTool());
+      defUri = pathToFileURL(join(dir, 'translate.json')).toString();
+      uri = pathToFileURL(join(dir, 'translate.tests.json')).toString();
+      doc = await client.open(uri, FIXTURE, 'json');
+    });
+
+    test("completion: the variables a case does not give yet, and a select variable's allowed values", async () => {
+      const keyFixture = FIXTURE.replace('{ "text": "hi", ', '{ "text": "hi", "|", ');
+      const keyDoc = TextDocument.create(uri, 'json', 2, keyFixture.replace('|', ''));
+      await client.change(uri, keyDoc.getText());
+      const keys = await client.request<CompletionList>('textDocument/completion', {
+        textDocument: { uri },
+        position: keyDoc.positionAt(cursor(keyFixture).offset),
+      });
+      assert.deepEqual(
+        keys.items.map((i) => i.label),
+        [],
+        'both variables are given already',
+      );
+      const emptyFixture = FIXTURE.replace('{ "text": "hi", "target language": "French" }', '{ "|" }');
+      const emptyDoc = TextDocument.create(uri, 'json', 3, emptyFixture.replace('|', ''));
+      await client.change(uri, emptyDoc.getText());
+      const all = await client.request<CompletionList>('textDocument/completion', {
+        textDocument: { uri },
+        position: emptyDoc.positionAt(cursor(emptyFixture).offset),
+      });
+      assert.deepEqual(
+        all.items.map((i) => [i.label, i.textEdit && 'range' in i.textEdit ? i.textEdit.newText : undefined]),
+        [
+          ['text', '"text"'],
+          ['target language', '"target language"'],
+        ],
+      );
+      const valueFixture = FIXTURE.replace('"French" }', '"Fr|" }');
+      const valueDoc = TextDocument.create(uri, 'json', 4, valueFixture.replace('|', ''));
+      await client.change(uri, valueDoc.getText());
+      const values = await client.request<CompletionList>('textDocument/completion', {
+        textDocument: { uri },
+        position: valueDoc.positionAt(cursor(valueFixture).offset),
+      });
+      assert.deepEqual(
+        values.items.map((i) => i.label),
+        ['English', 'French'],
+      );
+      await client.change(uri, FIXTURE);
+    });
+
+    test('hover shows the variable; go to definition jumps to its declaration', async () => {
+      const hover = await client.request<Hover>('textDocument/hover', {
+        textDocument: { uri },
+        position: at(FIXTURE.replace('"target language"', '"target lan|guage"')),
+      });
+      const value = (hover.contents as { value: string }).value;
+      assert.match(value, /Variable `target language`/);
+      assert.match(value, /Allowed values: `English`, `French`/);
+      const [location] = await client.request<Location[]>('textDocument/definition', {
+        textDocument: { uri },
+        position: at(FIXTURE.replace('"text"', '"te|xt"')),
+      });
+      assert.equal(location.uri, defUri);
+      const definition = TextDocument.create(defUri, 'json', 1, llmTool());
+      assert.equal(textOf(definition, location.range), '"text"');
+    });
+
+    test('renaming an input renames the variable in the definition, and the reverse', async () => {
+      const fromTests = await client.request<WorkspaceEdit>('textDocument/rename', {
+        textDocument: { uri },
+        position: at(FIXTURE.replace('"text"', '"te|xt"')),
+        newName: 'body',
+      });
+      assert.deepEqual(Object.keys(fromTests.changes ?? {}).sort(), [defUri, uri].sort());
+      assert.deepEqual(
+        fromTests.changes![uri].map((e) => [textOf(doc, e.range), e.newText]),
+        [['text', 'body']],
+      );
+      // The definition (on disk) renames its declaration and its placeholder.
+      assert.equal(fromTests.changes![defUri].length, 2);
+
+      const definition = await client.open(defUri, llmTool());
+      const name = llmTool().indexOf('{{target language}}') + 3;
+      const fromDefinition = await client.request<WorkspaceEdit>('textDocument/rename', {
+        textDocument: { uri: defUri },
+        position: definition.positionAt(name),
+        newName: 'language',
+      });
+      assert.deepEqual(
+        fromDefinition.changes![uri].map((e) => [textOf(doc, e.range), e.newText]),
+        [['target language', 'language']],
+      );
+      await client.close(defUri);
+    });
   });
 });

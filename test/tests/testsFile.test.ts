@@ -9,6 +9,7 @@ import { checkCasesAgainst } from '../../server/src/service/tests/againstDefinit
 import { definitionPathFor, goldenDirFor, testsPathFor } from '../../server/src/service/tests/paths';
 import { EXPECT_KEYS, goldenFileName, readTestsFile } from '../../server/src/service/tests/testsFile';
 import { llmTool, smartTool } from '../fixtures';
+import { cursor } from '../helpers';
 
 /** Each problem as `code text-it-covers`. */
 function problems(tests: string, definition?: string): string[] {
@@ -111,5 +112,44 @@ describe('tests file', () => {
   test('the schema in schemas/ lists the same expectations as the reader', () => {
     const schema = JSON.parse(readFileSync('schemas/tool-tests.schema.json', 'utf8'));
     assert.deepEqual(Object.keys(schema.definitions.expect.properties), [...EXPECT_KEYS]);
+  });
+});
+
+describe('tests file features from the definition', () => {
+  const service = getLanguageService();
+  const definition = service.parse(
+    TextDocument.create(
+      'file:///t/x.json',
+      'json',
+      1,
+      llmTool({
+        variables: [
+          { name: 'text', type: 'text', default: '' },
+          { name: 'tags', type: 'multi-select', default: ['a'], allowed_values: ['a', 'b'] },
+        ],
+      }),
+    ),
+  );
+  /** The completions at the fixture's `|`: each as `label → newText`. */
+  const complete = (fixture: string): string[] => {
+    const { text, offset } = cursor(fixture);
+    const doc = TextDocument.create('file:///t/x.tests.json', 'json', 1, text);
+    return service
+      .doTestsComplete(doc, definition, doc.positionAt(offset))
+      .items.map((i) => `${i.label} → ${i.textEdit && 'range' in i.textEdit ? i.textEdit.newText : ''}`);
+  };
+
+  test('a new input typed without quotes gets the whole property, an array for a multi-select', () => {
+    assert.deepEqual(complete('{ "tests": [ { "name": "n", "inputs": { | } } ] }'), [
+      'text → "text": "$1"',
+      'tags → "tags": ["$1"]',
+    ]);
+  });
+
+  test("a multi-select's element completes its allowed values; nothing outside inputs", () => {
+    assert.deepEqual(complete('{ "tests": [ { "name": "n", "inputs": { "tags": ["|"] } } ] }'), ['a → "a"', 'b → "b"']);
+    assert.deepEqual(complete('{ "tests": [ { "name": "|", "inputs": {} } ] }'), []);
+    assert.deepEqual(complete('{ "tests": [ { "name": "n", "expect": { "|" } } ] }'), []);
+    assert.deepEqual(complete('{ "inputs": { "|" } }'), []);
   });
 });

@@ -244,19 +244,37 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
   /** A tests file's cases against the definition beside it: open in the editor, else as on disk. */
   async function validateTests(doc: TextDocument): Promise<void> {
     const version = doc.version;
-    const definitionUri = definitionPathFor(doc.uri);
-    const open = openDocument(definitionUri);
-    let definition: ToolModel | undefined;
-    if (open) definition = models.get(open, forcedKinds.get(open.uri));
-    else {
-      const text = await runtime.disk?.readFile(definitionUri).catch(() => undefined);
-      if (text !== undefined) definition = service.parse(TextDocument.create(definitionUri, 'json', 0, text));
-    }
+    const definition = await definitionBeside(doc);
     if (documents.get(doc.uri) !== doc || doc.version !== version) return;
     const diagnostics = runSafe(connection, `validate ${doc.uri}`, [], undefined, () =>
       service.doTestsValidation(doc, definition),
     );
     if (Array.isArray(diagnostics)) void connection.sendDiagnostics({ uri: doc.uri, version, diagnostics });
+  }
+
+  /** The definition beside a tests file: its open document's model, else its model as on disk. */
+  async function definitionBeside(tests: TextDocument): Promise<ToolModel | undefined> {
+    const definitionUri = definitionPathFor(tests.uri);
+    const open = openDocument(definitionUri);
+    if (open) return models.get(open, forcedKinds.get(open.uri));
+    const text = await runtime.disk?.readFile(definitionUri).catch(() => undefined);
+    return text === undefined ? undefined : service.parse(TextDocument.create(definitionUri, 'json', 0, text));
+  }
+
+  /** A definition's tests file: open in the editor, else as on disk. */
+  async function testsBeside(definitionUri: string): Promise<TextDocument | undefined> {
+    const uri = testsPathFor(definitionUri);
+    const open = openDocument(uri);
+    if (open) return open;
+    const text = await runtime.disk?.readFile(uri).catch(() => undefined);
+    return text === undefined ? undefined : TextDocument.create(uri, 'json', 0, text);
+  }
+
+  /** An open tests file and its definition, when `uri` is one and the definition is a tool. */
+  async function testsAt(uri: string): Promise<{ doc: TextDocument; definition: ToolModel } | undefined> {
+    const doc = isTestsFileName(uri) ? documents.get(uri) : undefined;
+    const definition = doc && (await definitionBeside(doc));
+    return doc && definition?.kind ? { doc, definition } : undefined;
   }
 
   /** The open document of a file, however its URI is spelled. */
@@ -357,14 +375,23 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
   }
 
   connection.onCompletion((p, token) =>
-    runSafe(connection, 'completion', null, token, () => {
-      const model = modelOf(p.textDocument.uri);
-      return model ? service.doComplete(model, p.position, p.context?.triggerCharacter) : null;
-    }),
+    isTestsFileName(p.textDocument.uri)
+      ? runSafeAsync(connection, 'completion', null, token, async () => {
+          const tests = await testsAt(p.textDocument.uri);
+          // `{` opens an object: no list pops up for it.
+          if (!tests || p.context?.triggerCharacter === '{') return null;
+          return service.doTestsComplete(tests.doc, tests.definition, p.position);
+        })
+      : runSafe(connection, 'completion', null, token, () => {
+          const model = modelOf(p.textDocument.uri);
+          return model ? service.doComplete(model, p.position, p.context?.triggerCharacter) : null;
+        }),
   );
 
   connection.onHover((p, token) =>
     runSafeAsync(connection, 'hover', null, token, async () => {
+      const tests = await testsAt(p.textDocument.uri);
+      if (tests) return service.doTestsHover(tests.doc, tests.definition, p.position);
       const model = await readyModelOf(p.textDocument.uri, token, p.position);
       return model ? service.doHover(model, p.position, trusted) : null;
     }),
@@ -387,6 +414,8 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
 
   connection.onDefinition((p, token) =>
     runSafeAsync(connection, 'definition', [], token, async () => {
+      const tests = await testsAt(p.textDocument.uri);
+      if (tests) return service.findTestsDefinition(tests.doc, tests.definition, p.position);
       const model = await readyModelOf(p.textDocument.uri, token);
       return model ? service.findDefinition(model, p.position) : [];
     }),
@@ -408,6 +437,8 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
 
   connection.onPrepareRename((p, token) =>
     runSafeAsync(connection, 'prepare rename', null, token, async () => {
+      const tests = await testsAt(p.textDocument.uri);
+      if (tests) return service.prepareTestsRename(tests.doc, tests.definition, p.position);
       const model = await readyModelOf(p.textDocument.uri, token);
       return model ? service.prepareRename(model, p.position) : null;
     }),
@@ -415,8 +446,17 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
 
   connection.onRenameRequest(async (p, token) => {
     const result = await runSafeAsync(connection, 'rename', null, token, async () => {
+      const tests = await testsAt(p.textDocument.uri);
+      if (tests) return service.doTestsRename(tests.doc, tests.definition, p.position, p.newName);
       const model = await readyModelOf(p.textDocument.uri, token);
-      return model ? service.doRename(model, p.position, p.newName) : null;
+      if (!model) return null;
+      const renamed = service.doRename(model, p.position, p.newName);
+      // The inputs of the definition's tests file that name the variable are renamed with it.
+      const oldName = service.prepareRename(model, p.position)?.placeholder;
+      const testsDoc = 'edit' in renamed && oldName !== undefined ? await testsBeside(model.document.uri) : undefined;
+      return testsDoc && 'edit' in renamed
+        ? { edit: service.withTestsRename(renamed.edit, testsDoc, oldName!, p.newName) }
+        : renamed;
     });
     if (result === null || result instanceof ResponseError) return result;
     // A refused rename is shown to the user as the request's error message.

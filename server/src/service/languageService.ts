@@ -1,23 +1,24 @@
 import type { FormattingOptions } from 'jsonc-parser';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type {
-  CodeAction,
+import {
   CompletionList,
-  Diagnostic,
-  DocumentHighlight,
-  DocumentSymbol,
-  FoldingRange,
-  Hover,
-  Location,
-  Position,
-  Range,
-  SelectionRange,
-  TextEdit,
+  type CodeAction,
+  type Diagnostic,
+  type DocumentHighlight,
+  type DocumentSymbol,
+  type FoldingRange,
+  type Hover,
+  type Location,
+  type Position,
+  type Range,
+  type SelectionRange,
+  type TextEdit,
+  type WorkspaceEdit,
 } from 'vscode-languageserver-types';
 import { doCodeActions } from './codeActions';
 import { doComplete } from './completion';
 import { fileKey } from './fileKey';
-import { doHover } from './hover';
+import { describeVariable, doHover } from './hover';
 import type { Kind } from './kind';
 import { ToolModel } from './model';
 import {
@@ -34,6 +35,9 @@ import { findDocumentSymbols } from './symbols';
 import { semanticTokens } from './semanticTokens';
 import type { WorkspaceIndex } from './validation/context';
 import { collectProblems, toDiagnostics } from './validation/index';
+import type { TestsContext } from './tests/features';
+import { testsSupport } from './tests/load';
+import { parsedTests } from './tests/parsed';
 import { testsDiagnostics } from './tests/validation';
 
 export interface LanguageServiceOptions {
@@ -55,6 +59,19 @@ export interface LanguageService {
   doValidation(model: ToolModel): Diagnostic[];
   /** A tests file's diagnostics against its definition (undefined: none beside it). */
   doTestsValidation(tests: TextDocument, definition: ToolModel | undefined): Diagnostic[];
+  /** In a tests file: its inputs' names and values, from the definition's variables. */
+  doTestsComplete(tests: TextDocument, definition: ToolModel, position: Position): CompletionList;
+  doTestsHover(tests: TextDocument, definition: ToolModel, position: Position): Hover | null;
+  findTestsDefinition(tests: TextDocument, definition: ToolModel, position: Position): Location[];
+  prepareTestsRename(
+    tests: TextDocument,
+    definition: ToolModel,
+    position: Position,
+  ): { range: Range; placeholder: string } | null;
+  /** Renames the variable an input names, in the definition and the tests file. */
+  doTestsRename(tests: TextDocument, definition: ToolModel, position: Position, newName: string): RenameResult;
+  /** A definition's rename of `oldName`, with the inputs of its tests file that name it renamed too. */
+  withTestsRename(edit: WorkspaceEdit, tests: TextDocument, oldName: string, newName: string): WorkspaceEdit;
   /** `triggerCharacter`: the character whose typing asked (LSP's completion context), if one did. */
   doComplete(model: ToolModel, position: Position, triggerCharacter?: string): CompletionList;
   /** `remoteImages`: an avatar URL may be shown as an image (fetched): the workspace is trusted. */
@@ -91,6 +108,18 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
         settings,
       ),
     doTestsValidation: (tests, definition) => testsDiagnostics(tests, definition, settings),
+    doTestsComplete: (tests, definition, p) =>
+      CompletionList.create(testsSupport().testsCompletion(testsContext(tests, definition), tests.offsetAt(p)), false),
+    doTestsHover: (tests, definition, p) =>
+      testsSupport().testsHover(testsContext(tests, definition), tests.offsetAt(p)),
+    findTestsDefinition: (tests, definition, p) =>
+      testsSupport().testsDefinition(testsContext(tests, definition), tests.offsetAt(p)),
+    prepareTestsRename: (tests, definition, p) =>
+      testsSupport().prepareTestsRename(testsContext(tests, definition), tests.offsetAt(p)),
+    doTestsRename: (tests, definition, p, newName) =>
+      testsSupport().doTestsRename(testsContext(tests, definition), tests.offsetAt(p), newName),
+    withTestsRename: (edit, tests, oldName, newName) =>
+      testsSupport().withTestsEdits(edit, tests, parsedTests(tests), oldName, newName),
     doComplete: (model, p, trigger) => doComplete(model, at(model, p), settings, trigger),
     doHover: (model, p, remoteImages) => doHover(model, at(model, p), remoteImages),
     doCodeActions,
@@ -104,6 +133,17 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
     getFoldingRanges,
     getSelectionRanges,
     getSemanticTokens: semanticTokens,
+  };
+}
+
+/** What a tests file's features need: its JSON, its definition and the definition's own hover and rename. */
+function testsContext(doc: TextDocument, definition: ToolModel): TestsContext {
+  return {
+    doc,
+    json: parsedTests(doc),
+    definition,
+    describe: (v) => describeVariable(definition, v),
+    rename: (offset, newName) => doRename(definition, offset, newName),
   };
 }
 

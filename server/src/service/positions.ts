@@ -1,4 +1,6 @@
-import { Position, Range } from 'vscode-languageserver-types';
+// Plain objects, not the protocol's factories: modules loaded apart (dist/tests.js) use these too, and the
+// factories would bring a copy of the whole types module with them.
+import type { Position, Range } from 'vscode-languageserver-types';
 
 /** How many lines `text` has (line feeds plus one). */
 export function lineCount(text: string): number {
@@ -40,7 +42,7 @@ export class LineIndex {
       if (starts[mid] <= o) lo = mid;
       else hi = mid - 1;
     }
-    return Position.create(lo, o - starts[lo]);
+    return { line: lo, character: o - starts[lo] };
   }
 
   offsetAt(p: Position): number {
@@ -59,5 +61,5 @@ export interface HasLines {
 }
 
 export function toRange(lines: HasLines, span: { offset: number; length: number }): Range {
-  return Range.create(lines.positionAt(span.offset), lines.positionAt(span.offset + span.length));
+  return { start: lines.positionAt(span.offset), end: lines.positionAt(span.offset + span.length) };
 }

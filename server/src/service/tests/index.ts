@@ -2,3 +2,12 @@
 // sessions open no tests file. Only what the server already holds is shared with it (JSON nodes).
 export { readTestsFile } from './testsFile';
 export { checkCasesAgainst } from './againstDefinition';
+export {
+  doTestsRename,
+  prepareTestsRename,
+  testsCompletion,
+  testsDefinition,
+  testsHover,
+  withTestsEdits,
+  type TestsContext,
+} from './features';

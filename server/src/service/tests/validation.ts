@@ -3,13 +3,13 @@
 // jsonValidation), so they are not reported twice.
 import { Diagnostic } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { parseJson } from '../json/tree';
 import type { ToolModel } from '../model';
 import { toRange } from '../positions';
 import { LSP_SEVERITY } from '../rules';
 import type { Settings } from '../settings';
 import { effectiveSeverity } from '../validation/index';
 import { definitionPathFor } from './paths';
+import { parsedTests } from './parsed';
 import { testsSupport } from './load';
 import type { TestsProblem } from './testsFile';
 
@@ -20,7 +20,7 @@ export function testsDiagnostics(
   settings: Settings,
 ): Diagnostic[] {
   const { readTestsFile, checkCasesAgainst } = testsSupport();
-  const parsed = parseJson(doc.getText());
+  const parsed = parsedTests(doc);
   const file = readTestsFile(parsed);
   const problems: TestsProblem[] = file.problems.filter((p) => p.code !== 'tests-shape');
   if (!definition) {
