@@ -6,7 +6,8 @@ import type { EmbeddedViews } from './embedded/views';
 import type { DocumentQueries } from './documentQueries';
 import { previewPromptCommand, runLlmToolCommand, setApiKeyCommand, type LlmContext } from './llm/commands';
 import { runSmartToolCommand, stopRunCommand, type RunContext } from './run/runSmartTool';
-import { manageSecretsCommand } from './run/secrets';
+import { manageSecretsCommand, storeSecretCommand } from './run/secrets';
+import { STORE_SECRET_COMMAND } from '../../server/src/protocol';
 import type { TestExplorer } from './tests/explorer';
 import { setUploadTokenCommand, uploadCommand } from './upload/commands';
 
@@ -28,6 +29,7 @@ const COMMANDS: Record<string, (ctx: CommandContext) => (...args: never[]) => un
   'tooldef.runSmartToolWithDefaults': (ctx) => runSmartToolCommand(ctx, true),
   'tooldef.stopRun': () => stopRunCommand(),
   'tooldef.manageSecrets': (ctx) => manageSecretsCommand(ctx.extension),
+  [STORE_SECRET_COMMAND]: (ctx) => storeSecretCommand(ctx.extension),
   'tooldef.runTests': (ctx) => ctx.tests.runTestsCommand(),
   'tooldef.approveOutput': (ctx) => ctx.tests.approveOutputCommand(),
   'tooldef.previewPrompt': (ctx) => previewPromptCommand(ctx),

@@ -84,7 +84,8 @@ function createClient(context: vscode.ExtensionContext, log: vscode.LogOutputCha
     debug: { module, transport: TransportKind.ipc, options: { env, execArgv: ['--nolazy', '--inspect=6009'] } },
   };
   const clientOptions: LanguageClientOptions = {
-    initializationOptions: { trusted: vscode.workspace.isTrusted },
+    // secretStorage: this client runs tooldef.storeSecret, so the server offers Move to secret.
+    initializationOptions: { trusted: vscode.workspace.isTrusted, secretStorage: true },
     documentSelector: [
       { language: LANGUAGE_ID, scheme: 'file' },
       { language: LANGUAGE_ID, scheme: 'untitled' },

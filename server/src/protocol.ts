@@ -28,6 +28,7 @@ export type {
   OutputViolation,
   UploadValidation,
 };
+export { STORE_SECRET_COMMAND } from './service/clientCommands';
 /** The editors' cheap textual pre-check, before asking whether a JSON document is a definition. */
 export { mayBeDefinition } from './service/kind';
 

@@ -81,6 +81,39 @@ describe('quick fixes', () => {
     assert.ok(!codesAfter(second.result).includes('hardcoded-secret'));
   });
 
+  it('a hard-coded secret: Move to secret, where the client keeps secrets, names a free reference and carries the value', () => {
+    const key = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD';
+    const text = smartTool({
+      code: `OTHER = "<API_KEY>"\nAPI_KEY = r'${key}'\nTOKEN = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789\\x41BCD"\n\ndef execute(variables):\n    return variables["name"] + API_KEY\n`,
+    });
+    const { service, model, doc } = load(text);
+    const all = service.doValidation(model);
+    const [first, second] = all.filter((d) => d.code === 'hardcoded-secret');
+    assert.ok(second, JSON.stringify(all.map((d) => [d.code, d.message, d.range])));
+    // Without a client that keeps secrets, only the placeholder is offered.
+    assert.deepEqual(
+      service.doCodeActions(model, first.range, [first]).map((a) => a.title),
+      ["Replace the secret with '<API_KEY>'"],
+    );
+    const actions = service.doCodeActions(model, first.range, [first], { storesSecrets: true });
+    assert.deepEqual(
+      actions.map((a) => [a.title, a.isPreferred ?? false]),
+      [
+        ['Move to secret <API_KEY_2>', true],
+        ["Replace the secret with '<API_KEY>'", false],
+      ],
+    );
+    assert.deepEqual(actions[0].command?.arguments, ['API_KEY_2', key]);
+    assert.equal(actions[0].command?.command, 'tooldef.storeSecret');
+    const moved = applyEdits(doc, actions[0].edit!.changes![doc.uri]);
+    assert.match(JSON.parse(moved).metadata.tool_code, /\nAPI_KEY = '<API_KEY_2>'\n/);
+    // A value with an escape would need decoding beyond its quotes: not moved (the placeholder remains).
+    assert.deepEqual(
+      service.doCodeActions(model, second.range, [second], { storesSecrets: true }).map((a) => a.title),
+      ['Replace the secret with "<API_KEY>"'],
+    );
+  });
+
   it('unknown placeholder: closest variable name, through escapes', () => {
     const { result } = fix(
       llmTool({ prompt: 'a\n"q" {{txet}} {{target language}}' }),

@@ -53,6 +53,28 @@ export async function secretValues(
   return values;
 }
 
+/**
+ * Keeps a secret that Move to secret took out of tool_code (the server's STORE_SECRET_COMMAND): a
+ * different value already stored under the name is replaced only if the user agrees.
+ */
+export function storeSecretCommand(ext: vscode.ExtensionContext) {
+  return async (name: string, value: string): Promise<void> => {
+    const stored = await ext.secrets.get(keyOf(name));
+    if (stored && stored !== value) {
+      const replace = await vscode.window.showWarningMessage(
+        `A different value of <${name}> is stored already. Replace it with the one moved out of tool_code?`,
+        { modal: true },
+        'Replace',
+      );
+      if (!replace) return;
+    }
+    await store(ext, name, value);
+    void vscode.window.showInformationMessage(
+      `The secret is now <${name}> in tool_code; its value is kept in VS Code's secret storage (Manage Secrets).`,
+    );
+  };
+}
+
 /** Tool Definition: Manage Secrets — change or forget a stored secret, or add one. */
 export function manageSecretsCommand(ext: vscode.ExtensionContext) {
   return async (): Promise<void> => {

@@ -50,6 +50,8 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
   connection.onNotification(WorkspaceTrustNotification, (p) => {
     trusted = p?.trusted === true;
   });
+  /** The client keeps secrets (STORE_SECRET_COMMAND): Move to secret is offered. */
+  let storesSecrets = false;
   let pullConfiguration = false;
   let folderChanges = false;
   let workspaceFolders: string[] = [];
@@ -68,9 +70,11 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
   connection.onInitialize((params): InitializeResult => {
     pullConfiguration = !!params.capabilities.workspace?.configuration;
     folderChanges = !!params.capabilities.workspace?.workspaceFolders;
-    const init = params.initializationOptions as { settings?: unknown; trusted?: unknown } | undefined;
+    const init = params.initializationOptions as
+      { settings?: unknown; trusted?: unknown; secretStorage?: unknown } | undefined;
     config = readConfig(init?.settings);
     trusted = init?.trusted === true;
+    storesSecrets = init?.secretStorage === true;
     service.configure(config.settings);
     workspaceFolders = (params.workspaceFolders ?? []).map((f) => f.uri);
     if (!workspaceFolders.length && params.rootUri) workspaceFolders = [params.rootUri];
@@ -401,7 +405,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
     runSafe(connection, 'code actions', [], token, () => {
       const model = modelOf(p.textDocument.uri);
       const ours = p.context.diagnostics.filter((d) => d.source === 'tooldef' && isRuleCode(d.code));
-      return model ? service.doCodeActions(model, p.range, ours) : [];
+      return model ? service.doCodeActions(model, p.range, ours, { storesSecrets }) : [];
     }),
   );
 

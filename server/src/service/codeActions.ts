@@ -1,4 +1,11 @@
-import { CodeAction, CodeActionKind, type Diagnostic, type Range, TextEdit } from 'vscode-languageserver-types';
+import {
+  CodeAction,
+  CodeActionKind,
+  Command,
+  type Diagnostic,
+  type Range,
+  TextEdit,
+} from 'vscode-languageserver-types';
 import {
   appendMember,
   indentUnit,
@@ -18,14 +25,25 @@ import { schemaAt, type SchemaNode } from './schema';
 import { isRuleCode } from './rules';
 import { nowTimestamp } from './timestamp';
 import type { FixData } from './validation/context';
+import { STORE_SECRET_COMMAND } from './clientCommands';
 
 const MAX_CANDIDATES = 3;
 
-export function doCodeActions(model: ToolModel, range: Range, diagnostics: readonly Diagnostic[]): CodeAction[] {
+export interface CodeActionOptions {
+  /** The client runs STORE_SECRET_COMMAND: a secret may be moved out of the file into its storage. */
+  readonly storesSecrets?: boolean;
+}
+
+export function doCodeActions(
+  model: ToolModel,
+  range: Range,
+  diagnostics: readonly Diagnostic[],
+  options: CodeActionOptions = {},
+): CodeAction[] {
   const actions: CodeAction[] = [];
   for (const d of diagnostics) {
     if (d.source !== 'tooldef' || !isRuleCode(d.code) || !d.data) continue;
-    for (const { title, edits, preferred } of fixesFor(model, d, d.data as FixData)) {
+    for (const { title, edits, preferred, command } of fixesFor(model, d, d.data as FixData, options)) {
       const action = CodeAction.create(
         title,
         { changes: { [model.document.uri]: edits.map((e) => toTextEdit(model, e)) } },
@@ -33,6 +51,7 @@ export function doCodeActions(model: ToolModel, range: Range, diagnostics: reado
       );
       action.diagnostics = [d];
       if (preferred) action.isPreferred = true;
+      if (command) action.command = command;
       actions.push(action);
     }
   }
@@ -61,6 +80,8 @@ interface Fix {
   readonly title: string;
   readonly edits: OffsetEdit[];
   readonly preferred?: boolean;
+  /** Run by the client after the edit (what an edit cannot do, such as storing a secret). */
+  readonly command?: Command;
 }
 
 /** Fixes that restructure the document (append, move, flatten) need a tree of valid JSON. */
@@ -69,7 +90,7 @@ const SECRET_PLACEHOLDER = '<API_KEY>';
 
 const STRUCTURAL = new Set<FixData['fix']>(['move-field', 'flatten-avatar', 'add-field']);
 
-function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
+function fixesFor(model: ToolModel, d: Diagnostic, data: FixData, options: CodeActionOptions): Fix[] {
   const at = model.offsetAt(d.range.start);
   if (model.json.syntaxErrors.length && STRUCTURAL.has(data.fix)) return [];
   switch (data.fix) {
@@ -139,11 +160,24 @@ function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
       return moveField(model, data.from, data.to);
     case 'secret-placeholder': {
       const literal = `${data.quote}${SECRET_PLACEHOLDER}${data.quote}`;
+      const value = options.storesSecrets ? literalValue(model, data) : undefined;
+      const name = value === undefined ? undefined : freeSecretName(model);
+      const moved = name && `${data.quote}<${name}>${data.quote}`;
       return [
+        ...(moved
+          ? [
+              {
+                title: `Move to secret <${name}>`,
+                edits: [replaceNode(data, escapeJsonContent(moved))],
+                preferred: true,
+                command: Command.create(`Keep <${name}> in secret storage`, STORE_SECRET_COMMAND, name, value),
+              },
+            ]
+          : []),
         {
           title: `Replace the secret with ${literal}`,
           edits: [replaceNode(data, escapeJsonContent(literal))],
-          preferred: true,
+          preferred: !moved,
         },
       ];
     }
@@ -153,6 +187,31 @@ function fixesFor(model: ToolModel, d: Diagnostic, data: FixData): Fix[] {
       return flattenAvatar(model);
     case 'add-requirement':
       return addRequirement(model, data.distribution);
+  }
+}
+
+/**
+ * The value of a secret's Python literal (`"sk-…"`, `r'…'`), read from the document; undefined for one
+ * whose value would take decoding beyond its quotes (escapes, bytes, f-strings).
+ */
+function literalValue(model: ToolModel, span: { offset: number; length: number }): string | undefined {
+  let source: string;
+  try {
+    source = JSON.parse(`"${model.text.slice(span.offset, span.offset + span.length)}"`) as string;
+  } catch {
+    return undefined;
+  }
+  const m = /^([rRuU]?)('''|"""|'|")([\s\S]*)\2$/.exec(source);
+  if (!m || (!/r/i.test(m[1]) && m[3].includes('\\'))) return undefined;
+  return m[3] || undefined;
+}
+
+/** `API_KEY`, else the first of `API_KEY_2`, `API_KEY_3` … that tool_code does not reference yet. */
+function freeSecretName(model: ToolModel): string {
+  const code = model.python?.embedded.text ?? '';
+  for (let i = 1; ; i++) {
+    const name = i === 1 ? 'API_KEY' : `API_KEY_${i}`;
+    if (!code.includes(`<${name}>`)) return name;
   }
 }
 

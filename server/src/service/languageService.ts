@@ -15,7 +15,7 @@ import {
   type TextEdit,
   type WorkspaceEdit,
 } from 'vscode-languageserver-types';
-import { doCodeActions } from './codeActions';
+import { doCodeActions, type CodeActionOptions } from './codeActions';
 import { doComplete } from './completion';
 import { fileKey } from './fileKey';
 import { describeVariable, doHover } from './hover';
@@ -76,7 +76,12 @@ export interface LanguageService {
   doComplete(model: ToolModel, position: Position, triggerCharacter?: string): CompletionList;
   /** `remoteImages`: an avatar URL may be shown as an image (fetched): the workspace is trusted. */
   doHover(model: ToolModel, position: Position, remoteImages?: boolean): Hover | null;
-  doCodeActions(model: ToolModel, range: Range, diagnostics: readonly Diagnostic[]): CodeAction[];
+  doCodeActions(
+    model: ToolModel,
+    range: Range,
+    diagnostics: readonly Diagnostic[],
+    options?: CodeActionOptions,
+  ): CodeAction[];
   findDocumentSymbols(model: ToolModel): DocumentSymbol[];
   findDefinition(model: ToolModel, position: Position): Location[];
   findReferences(model: ToolModel, position: Position, includeDeclaration: boolean): Location[];
