@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { BaseLanguageClient as LanguageClient, RequestType } from 'vscode-languageclient';
 import {
+  AddTestCaseRequest,
   AvatarEditsRequest,
   CheckOutputRequest,
   EmbeddedRequest,
@@ -11,6 +12,7 @@ import {
   ValidateForUploadRequest,
   VariablesRequest,
   WriteEmbeddedRequest,
+  type AddCaseResult,
   type AvatarAnswer,
   type DocumentText,
   type EmbeddedAnswer,
@@ -18,6 +20,7 @@ import {
   type ExpectedOutput,
   type Kind,
   type LlmToolResult,
+  type NewCase,
   type NewToolAnswers,
   type OffsetEdit,
   type OutputViolation,
@@ -103,6 +106,11 @@ export class DocumentQueries {
 
   newDefinition(kind: Kind, answers: NewToolAnswers): Promise<string | undefined> {
     return this.ask(NewDefinitionRequest, { kind, answers }, undefined).then((text) => text || undefined);
+  }
+
+  /** The edit that appends a golden case to a tests file whose text is `text` (empty: a new file). */
+  addTestCase(uri: vscode.Uri, text: string, c: NewCase): Promise<AddCaseResult> {
+    return this.ask(AddTestCaseRequest, { uri: uri.toString(), text, case: c }, { error: NO_SERVER });
   }
 
   /** A request's answer, or `fallback` when the server is not running (it failed to start, or stopped). */

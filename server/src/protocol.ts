@@ -9,6 +9,7 @@ import type { RunnableTool } from './engine/run/definition';
 import type { ExpectedOutput, LlmToolResult } from './engine/llm/prompt';
 import type { OutputViolation } from './engine/llm/expectedOutput';
 import type { UploadValidation } from './engine/upload/types';
+import type { AddCaseResult, NewCase } from './service/tests/addCase';
 
 /**
  * Custom messages between the client and the server; both sides import this one module. The client
@@ -27,6 +28,8 @@ export type {
   ExpectedOutput,
   OutputViolation,
   UploadValidation,
+  AddCaseResult,
+  NewCase,
 };
 export { STORE_SECRET_COMMAND } from './service/clientCommands';
 /** The editors' cheap textual pre-check, before asking whether a JSON document is a definition. */
@@ -135,4 +138,12 @@ export const ValidateForUploadRequest = new RequestType<
 /** The text of a new, valid definition built from the New Smart Tool / New LLM Tool answers. */
 export const NewDefinitionRequest = new RequestType<{ kind: Kind; answers: NewToolAnswers }, string, void>(
   'tooldef/newDefinition',
+);
+
+/**
+ * The edit that appends a golden case with these inputs to a tests file (`text`: its current content,
+ * empty for a new file), and the case's name made unique in it; or why the file cannot take it.
+ */
+export const AddTestCaseRequest = new RequestType<{ uri: string; text: string; case: NewCase }, AddCaseResult, void>(
+  'tooldef/addTestCase',
 );

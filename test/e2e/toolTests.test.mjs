@@ -4,7 +4,15 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { e2eSuite, quickOpen, runFromPalette, screenshot, waitFor } from './codeServer.mjs';
+import {
+  answerInputBox,
+  e2eSuite,
+  notification,
+  quickOpen,
+  runFromPalette,
+  screenshot,
+  waitFor,
+} from './codeServer.mjs';
 
 const GREETER = {
   version: '1.0',
@@ -77,6 +85,29 @@ workbenchTest(
     });
     assert.equal(await readFile(join(folder, 'greeter.golden', 'greets Ann.txt'), 'utf8'), 'Hello, Ann!');
     await screenshot(page, 'tool-tests-04-green');
+  },
+);
+
+workbenchTest(
+  'Save as Test Case after a run adds a golden case, which the definition then runs as a test',
+  { files: { 'greeter.json': GREETER } },
+  async ({ page, folder }) => {
+    await quickOpen(page, 'greeter.json');
+    const lens = (title) => page.locator('.contentWidgets .codelens-decoration a', { hasText: title });
+    await lens('Run with Defaults').waitFor({ timeout: 90_000 });
+    await lens('Run with Defaults').click();
+    const save = notification(page, 'greeter returned').getByRole('button', { name: 'Save as Test Case' });
+    await save.waitFor({ timeout: 120_000 });
+    await save.click();
+    await answerInputBox(page, 'the world');
+    await notification(page, /Saved "the world" in greeter\.tests\.json/).waitFor({ timeout: 30_000 });
+    assert.deepEqual(JSON.parse(await readFile(join(folder, 'greeter.tests.json'), 'utf8')), {
+      tests: [{ name: 'the world', inputs: { name: 'World' }, expect: { golden: true } }],
+    });
+    assert.equal(await readFile(join(folder, 'greeter.golden', 'the world.txt'), 'utf8'), 'Hello, World!');
+    // The definition, still open beside the result, gains the lens once the explorer reads the new file.
+    await lens('Run 1 test').waitFor({ timeout: 30_000 });
+    await screenshot(page, 'tool-tests-05-saved');
   },
 );
 

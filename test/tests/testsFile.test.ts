@@ -6,6 +6,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { parseJson } from '../../server/src/service/json/tree';
 import { getLanguageService } from '../../server/src/service/languageService';
 import { checkCasesAgainst } from '../../server/src/service/tests/againstDefinition';
+import { addTestCase } from '../../server/src/service/tests/addCase';
 import { definitionPathFor, goldenDirFor, testsPathFor } from '../../server/src/service/tests/paths';
 import { EXPECT_KEYS, goldenFileName, readTestsFile } from '../../server/src/service/tests/testsFile';
 import { llmTool, smartTool } from '../fixtures';
@@ -151,5 +152,45 @@ describe('tests file features from the definition', () => {
     assert.deepEqual(complete('{ "tests": [ { "name": "|", "inputs": {} } ] }'), []);
     assert.deepEqual(complete('{ "tests": [ { "name": "n", "expect": { "|" } } ] }'), []);
     assert.deepEqual(complete('{ "inputs": { "|" } }'), []);
+  });
+});
+
+describe('Save as Test Case', () => {
+  const add = (text: string, name: string, inputs: Record<string, string | string[]> = { city: 'Paris' }) => {
+    const r = addTestCase(text, parseJson(text), { name, inputs });
+    if ('error' in r) return r;
+    const { offset, length, newText } = r.edit;
+    return { name: r.name, text: text.slice(0, offset) + newText + text.slice(offset + length) };
+  };
+
+  test('a new file gets the whole tests file; an existing one gets the case appended in its own indentation', () => {
+    const created = add('', 'Paris');
+    assert.ok(!('error' in created));
+    assert.deepEqual(JSON.parse(created.text), {
+      tests: [{ name: 'Paris', inputs: { city: 'Paris' }, expect: { golden: true } }],
+    });
+    assert.deepEqual(readTestsFile(parseJson(created.text)).problems, []);
+    const existing = '{\n    "tests": [\n        { "name": "Oslo", "inputs": { "city": "Oslo" } }\n    ]\n}\n';
+    const appended = add(existing, 'Paris', { tags: ['a', 'b'] });
+    assert.ok(!('error' in appended));
+    assert.match(appended.text, /\n {8}\{\n {12}"name": "Paris",\n {12}"inputs": \{ "tags": \["a", "b"\] \},/);
+    assert.deepEqual(
+      readTestsFile(parseJson(appended.text)).cases.map((c) => c.name),
+      ['Oslo', 'Paris'],
+    );
+  });
+
+  test('a name taken (also as a golden file name) gets a number; a file without "tests" gets one', () => {
+    const text = '{ "tests": [ { "name": "Paris" }, { "name": "Paris (2)" }, { "name": "a/b" } ] }';
+    assert.equal((add(text, 'Paris') as { name: string }).name, 'Paris (3)');
+    assert.equal((add(text, 'a:b') as { name: string }).name, 'a:b (2)');
+    const noTests = add('{ "$schema": "x" }', 'Paris');
+    assert.ok(!('error' in noTests));
+    assert.equal(JSON.parse(noTests.text).tests[0].name, 'Paris');
+  });
+
+  test('a file that is not a JSON object, or whose tests are not an array, is refused with what to do', () => {
+    assert.match((add('{ "tests": [', 'x') as { error: string }).error, /not a valid JSON object/);
+    assert.match((add('{ "tests": {} }', 'x') as { error: string }).error, /"tests" is not an array/);
   });
 });

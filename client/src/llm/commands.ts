@@ -11,6 +11,7 @@ import {
   type LlmTool,
 } from '../../../server/src/engine/llm';
 import type { ResultDocuments } from '../run/results';
+import { offerToSave } from '../tests/saveCase';
 
 export interface LlmContext {
   readonly extension: vscode.ExtensionContext;
@@ -46,7 +47,7 @@ export function runLlmToolCommand(ctx: LlmContext) {
     }
     const prepared = await prepare(ctx.queries, uri);
     if (!prepared) return undefined;
-    const { tool, prompt } = prepared;
+    const { tool, prompt, values, definition } = prepared;
     const name = tool.name ?? 'LLM tool';
     const apiKey = await llmApiKey(ctx.extension);
     const editor = await ctx.results.show(`${name} answer`, '');
@@ -81,6 +82,7 @@ export function runLlmToolCommand(ctx: LlmContext) {
       text = result.text;
       flush();
       await showViolations(ctx, answerUri, tool, text);
+      void offerToSave(ctx.queries, definition, `${name} answered.`, values, text);
       return text;
     } catch (e) {
       clearTimeout(timer);
@@ -126,7 +128,9 @@ export function readEndpoint(): { baseUrl?: string; modelMap: Record<string, str
 async function prepare(
   queries: DocumentQueries,
   uri: vscode.Uri | undefined,
-): Promise<{ tool: LlmTool; prompt: string } | undefined> {
+): Promise<
+  { tool: LlmTool; prompt: string; values: Record<string, string | string[]>; definition: vscode.Uri } | undefined
+> {
   const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
   if (!doc) {
     void vscode.window.showErrorMessage('Open an LLM tool definition file first.');
@@ -155,7 +159,7 @@ async function prepare(
     void vscode.window.showWarningMessage(
       `The prompt names variables that are not declared, left as they are: ${filled.unknown.join(', ')}.`,
     );
-  return { tool, prompt: filled.text };
+  return { tool, prompt: filled.text, values, definition: doc.uri };
 }
 
 /** A text box, a single pick or a multi pick from `allowed_values`, pre-filled with the default. */

@@ -14,6 +14,7 @@ import { chooseInterpreter, pickInterpreter } from './interpreter';
 import type { ResultDocuments } from './results';
 import { secretValues } from './secrets';
 import { readRunSettings } from './settings';
+import { offerToSave } from '../tests/saveCase';
 
 export interface RunContext {
   readonly extension: vscode.ExtensionContext;
@@ -63,7 +64,7 @@ export function runSmartToolCommand(ctx: RunContext, withDefaults: boolean) {
     let python = await chooseInterpreter(doc.uri, settings.pythonPath, ctx.log);
     for (;;) {
       const result = await runInTerminal(ctx, key, tool, variables, { ...settings, python, secrets });
-      if (result.error?.kind !== 'python') return report(ctx, tool, result);
+      if (result.error?.kind !== 'python') return report(ctx, tool, result, { definition: doc.uri, variables });
       const choice = await vscode.window.showErrorMessage(result.error.message, 'Select Interpreter…');
       if (!choice || !(python = await pickInterpreter())) return result;
     }
@@ -187,12 +188,18 @@ function summary(name: string, r: RunResult): string {
     : `${name} did not run: ${r.error?.message ?? 'unknown error'}`;
 }
 
-async function report(ctx: RunContext, tool: RunnableTool, r: RunResult): Promise<RunResult> {
+async function report(
+  ctx: RunContext,
+  tool: RunnableTool,
+  r: RunResult,
+  ran: { definition: vscode.Uri; variables: Record<string, string> },
+): Promise<RunResult> {
   const name = tool.name ?? 'smart tool';
   const stats = `${formatDuration(r.elapsedMs)}, ${r.peakMemoryMb.toFixed(1)} MB`;
   for (const notice of r.notices) ctx.log.info(notice);
   if (r.ok) {
     await ctx.results.show(`${name} result (${stats})`, r.result!);
+    void offerToSave(ctx.queries, ran.definition, `${name} returned (${stats}).`, ran.variables, r.result!);
     return r;
   }
   const e = r.error!;

@@ -1,6 +1,7 @@
 import type { Connection } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
+  AddTestCaseRequest,
   AvatarEditsRequest,
   CheckOutputRequest,
   EmbeddedRequest,
@@ -27,6 +28,8 @@ import { base64Bytes } from '../service/base64';
 import type { Settings } from '../service/settings';
 import type { WorkspaceIndex } from '../service/validation/context';
 import { runSafe } from './runSafe';
+import { parseJson } from '../service/json/tree';
+import { testsSupport } from '../service/tests/load';
 import { readConfig } from '../service/config';
 
 export interface DocumentRequestsContext {
@@ -82,6 +85,12 @@ export function registerDocumentRequests(
       const embedded = readEmbedded(p.uri, p.text, p.field);
       return embedded ? { content: embedded.text, ranges: embeddedRanges(embedded, p.ranges ?? []) } : null;
     }),
+  );
+
+  connection.onRequest(AddTestCaseRequest, (p, token) =>
+    runSafe(connection, 'add test case', { error: 'The case could not be added.' }, token, () =>
+      testsSupport().addTestCase(p.text, parseJson(p.text), p.case),
+    ),
   );
 
   connection.onRequest(WriteEmbeddedRequest, (p, token) =>

@@ -3,4 +3,4 @@ export { loadSuite, isInvalid, type Suite, type SuiteProblem, type SuiteTool } f
 export { runTests, caseTitle, toolName, type CaseResult, type LlmEndpoint, type TestRunOptions } from './runTests';
 export { failureSpan, type CaseFailure, type CaseOutcome } from './expect';
 export { goldenFileName, type TestCase } from '../../service/tests/testsFile';
-export { definitionPathFor, isTestsFileName, testsPathFor } from '../../service/tests/paths';
+export { definitionPathFor, goldenDirFor, isTestsFileName, testsPathFor } from '../../service/tests/paths';

@@ -11,3 +11,4 @@ export {
   withTestsEdits,
   type TestsContext,
 } from './features';
+export { addTestCase, type AddCaseResult, type NewCase } from './addCase';
