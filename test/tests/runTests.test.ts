@@ -86,4 +86,31 @@ describe('runTests for the editor', () => {
     assert.equal(result.passed, true, JSON.stringify(result.failures));
     assert.equal((chat.requests[0].body as { model: string }).model, 'local-model');
   });
+
+  test("an LLM case asks the editor's own model when there is no endpoint, with the filled prompt", async () => {
+    const suite = await loadSuite(
+      write(
+        'summariser',
+        llmTool(),
+        '{ "tests": [ { "name": "short", "inputs": { "text": "x" }, "expect": { "equals": "A summary." } }, { "name": "down", "inputs": { "text": "fail" } } ] }',
+      ),
+    );
+    const prompts: string[] = [];
+    const [ok, down] = await runTests([suite], {
+      jobs: 1,
+      run: {},
+      llm: {
+        ask: async (tool, prompt) => {
+          prompts.push(`${tool.modelIds.join(',')}: ${prompt}`);
+          if (prompt.includes('fail')) throw new Error('The model is not available.');
+          return 'A summary.';
+        },
+      },
+    });
+    assert.deepEqual(prompts, ['gpt-4: Summarise x in English.', 'gpt-4: Summarise fail in English.']);
+    assert.equal(ok.passed, true, JSON.stringify(ok.failures));
+    assert.equal(down.passed, false);
+    assert.equal(down.outcome.broken, true);
+    assert.equal(down.failures[0].message, 'The model is not available.');
+  });
 });

@@ -12,6 +12,7 @@ import {
 } from '../../../server/src/engine/llm';
 import type { ResultDocuments } from '../run/results';
 import { offerToSave } from '../tests/saveCase';
+import { askVsCodeModel, hasVsCodeModels, pickVsCodeModel } from './vscodeModels';
 
 export interface LlmContext {
   readonly extension: vscode.ExtensionContext;
@@ -37,18 +38,17 @@ export function previewPromptCommand(ctx: LlmContext) {
 export function runLlmToolCommand(ctx: LlmContext) {
   return async (uri?: vscode.Uri): Promise<string | undefined> => {
     const endpoint = readEndpoint();
-    if (!endpoint.baseUrl) {
-      const choice = await vscode.window.showErrorMessage(
-        'Set tooldef.llm.baseUrl (an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1) in your user settings to run LLM tools.',
-        'Open Settings',
-      );
-      if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'tooldef.llm');
+    if (!endpoint.baseUrl && !(await hasVsCodeModels())) {
+      void noModel();
       return undefined;
     }
     const prepared = await prepare(ctx.queries, uri);
     if (!prepared) return undefined;
     const { tool, prompt, values, definition } = prepared;
     const name = tool.name ?? 'LLM tool';
+    // Without an endpoint, one of VS Code's own models: the one model_version names, else the user's pick.
+    const vscodeModel = endpoint.baseUrl ? undefined : await pickVsCodeModel(ctx.extension, tool.modelIds);
+    if (!endpoint.baseUrl && !vscodeModel) return undefined;
     const apiKey = await llmApiKey(ctx.extension);
     const editor = await ctx.results.show(`${name} answer`, '');
     const answerUri = editor.document.uri;
@@ -61,6 +61,11 @@ export function runLlmToolCommand(ctx: LlmContext) {
         (_p, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
+          const onText = (delta: string): void => {
+            text += delta;
+            timer ??= setTimeout(() => ((timer = undefined), flush()), 50);
+          };
+          if (vscodeModel) return askVsCodeModel(vscodeModel, prompt, abort.signal, onText);
           return streamChat(
             {
               baseUrl: endpoint.baseUrl!,
@@ -71,15 +76,12 @@ export function runLlmToolCommand(ctx: LlmContext) {
               signal: abort.signal,
               log: (line) => ctx.log.info(line),
             },
-            (delta) => {
-              text += delta;
-              timer ??= setTimeout(() => ((timer = undefined), flush()), 50);
-            },
-          );
+            onText,
+          ).then((answer) => answer.text);
         },
       );
       clearTimeout(timer);
-      text = result.text;
+      text = result;
       flush();
       await showViolations(ctx, answerUri, tool, text);
       void offerToSave(ctx.queries, definition, `${name} answered.`, values, text);
@@ -87,13 +89,22 @@ export function runLlmToolCommand(ctx: LlmContext) {
     } catch (e) {
       clearTimeout(timer);
       flush();
-      const message = e instanceof ChatError ? e.message : `The request failed: ${String(e)}`;
+      const message = e instanceof ChatError || vscodeModel ? (e as Error).message : `The request failed: ${String(e)}`;
       const actions = e instanceof ChatError && e.kind === 'auth' ? ['Set API Key'] : [];
       const choice = await vscode.window.showErrorMessage(message, ...actions);
       if (choice) await vscode.commands.executeCommand('tooldef.setLlmApiKey');
       return undefined;
     }
   };
+}
+
+/** Neither an endpoint nor a VS Code model: says how to get either. */
+async function noModel(): Promise<void> {
+  const choice = await vscode.window.showErrorMessage(
+    'Running an LLM tool needs a model: set tooldef.llm.baseUrl (an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1) in your user settings, or install an extension that offers language models to VS Code (such as GitHub Copilot).',
+    'Open Settings',
+  );
+  if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'tooldef.llm');
 }
 
 /** The endpoint's API key, from secret storage. */

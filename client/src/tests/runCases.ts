@@ -5,10 +5,12 @@ import {
   runTests,
   type CaseResult,
   type LlmEndpoint,
+  type LlmModel,
   type Suite,
   type TestCase,
 } from '../../../server/src/engine/tests';
 import { llmApiKey, readEndpoint } from '../llm/commands';
+import { askVsCodeModel, hasVsCodeModels, pickVsCodeModel } from '../llm/vscodeModels';
 import { chooseInterpreter } from '../run/interpreter';
 import type { RunContext } from '../run/runSmartTool';
 import { secretValues } from '../run/secrets';
@@ -86,9 +88,11 @@ async function runOptions(
   const settings = readRunSettings();
   const python = await chooseInterpreter(vscode.Uri.file(suites[0].definitionPath), settings.pythonPath, ctx.log);
   const endpoint = readEndpoint();
-  const llm: LlmEndpoint | undefined = endpoint.baseUrl
+  const llm: LlmEndpoint | LlmModel | undefined = endpoint.baseUrl
     ? { baseUrl: endpoint.baseUrl, apiKey: await llmApiKey(ctx.extension), modelMap: endpoint.modelMap }
-    : undefined;
+    : (await hasVsCodeModels())
+      ? vscodeModels(ctx.extension)
+      : undefined;
   return {
     run: {
       python,
@@ -99,7 +103,21 @@ async function runOptions(
     },
     llm,
     llmMissing:
-      'LLM tool cases need an endpoint: set tooldef.llm.baseUrl (an OpenAI-compatible endpoint) in your user settings.',
+      'LLM tool cases need a model: set tooldef.llm.baseUrl (an OpenAI-compatible endpoint) in your user settings, or install an extension that offers language models to VS Code.',
+  };
+}
+
+/** VS Code's own models for LLM cases: each tool's model chosen once per run (asked at most once). */
+function vscodeModels(ext: vscode.ExtensionContext): LlmModel {
+  const chosen = new Map<string, Promise<vscode.LanguageModelChat | undefined>>();
+  return {
+    ask: async (tool, prompt, signal) => {
+      const key = tool.modelIds.join('\n');
+      if (!chosen.has(key)) chosen.set(key, pickVsCodeModel(ext, tool.modelIds));
+      const model = await chosen.get(key);
+      if (!model) throw new Error('No language model was picked to run this tool with.');
+      return askVsCodeModel(model, prompt, signal);
+    },
   };
 }
 

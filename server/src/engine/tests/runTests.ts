@@ -23,6 +23,11 @@ export interface LlmEndpoint {
   readonly modelMap?: Readonly<Record<string, string>>;
 }
 
+/** A model the editor offers (VS Code's language models): asked with the filled prompt. */
+export interface LlmModel {
+  readonly ask: (tool: LlmTool, prompt: string, signal?: AbortSignal) => Promise<string>;
+}
+
 export interface TestRunOptions {
   /** Cases run at once, at least 1. */
   readonly jobs: number;
@@ -33,8 +38,8 @@ export interface TestRunOptions {
   readonly signal?: AbortSignal;
   /** What a smart tool's run takes beyond its code, requirements, variables and limits. */
   readonly run: Pick<RunOptions, 'python' | 'pipArgs' | 'cacheDir' | 'env' | 'timeoutMs' | 'memoryMb' | 'secrets'>;
-  /** Undefined: LLM cases fail, saying that an endpoint is needed (`llmMissing`). */
-  readonly llm?: LlmEndpoint;
+  /** An endpoint, or the editor's own models; undefined: LLM cases fail, saying why (`llmMissing`). */
+  readonly llm?: LlmEndpoint | LlmModel;
   readonly llmMissing?: string;
   /** A case starts running (after waiting for its requirements' set-up). */
   readonly onStart?: (suite: Suite, c: TestCase) => void;
@@ -186,6 +191,19 @@ async function runLlmCase(tool: LlmTool, c: TestCase, options: TestRunOptions): 
   const values = defaultValues(tool);
   for (const [name, { value }] of c.inputs) values.set(name, typeof value === 'string' ? value : [...value]);
   const filled = fillPrompt(tool, values);
+  const started = Date.now();
+  if ('ask' in options.llm) {
+    const llm = options.llm;
+    return llm.ask(tool, filled.text, options.signal).then(
+      (output): CaseOutcome => ({ output, elapsedMs: Date.now() - started }),
+      (e: unknown): CaseOutcome => ({
+        errorType: 'model',
+        errorMessage: e instanceof Error ? e.message : String(e),
+        broken: true,
+        elapsedMs: Date.now() - started,
+      }),
+    );
+  }
   const { modelMap } = options.llm;
   const model = options.llm.model ?? (modelMap ? { modelIds: tool.modelIds, map: modelMap } : tool.modelIds[0]);
   if (!model)
@@ -195,7 +213,6 @@ async function runLlmCase(tool: LlmTool, c: TestCase, options: TestRunOptions): 
       broken: true,
       elapsedMs: 0,
     };
-  const started = Date.now();
   try {
     const answer = await streamChat({
       baseUrl: options.llm.baseUrl,
