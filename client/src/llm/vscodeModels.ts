@@ -60,7 +60,7 @@ export async function askVsCodeModel(
     }
     return text;
   } catch (e) {
-    throw new Error(`${model.name}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(`${model.name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   } finally {
     signal?.removeEventListener('abort', abort);
     cancel.dispose();
