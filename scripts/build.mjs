@@ -72,10 +72,17 @@ const SHARED_WITH_E2E = ['test/fixtures.ts', 'test/upload/server.ts', 'test/llm/
 
 /**
  * Parts the shipped bundles load on first use, from a file of their own beside them: the embedded-Python
- * analysis (dist/python.js, server/src/service/python/load.ts) and the tests-file checks (dist/tests.js,
- * server/src/service/tests/load.ts). Test bundles include them.
+ * analysis (dist/python.js, server/src/service/python/load.ts), the tests-file checks (dist/tests.js,
+ * server/src/service/tests/load.ts), the JSON-schema checker of `json` expectations (dist/jsonSchema.js,
+ * server/src/service/jsonSchema/load.ts) and the `expected_output` checker of LLM answers
+ * (dist/outputCheck.js, server/src/engine/llm/check/load.ts). Test bundles include them.
  */
-const APART = { python: join('service', 'python', 'load.ts'), tests: join('service', 'tests', 'load.ts') };
+const APART = {
+  python: join('service', 'python', 'load.ts'),
+  tests: join('service', 'tests', 'load.ts'),
+  jsonSchema: join('service', 'jsonSchema', 'load.ts'),
+  outputCheck: join('engine', 'llm', 'check', 'load.ts'),
+};
 const loadApart = {
   name: 'load-apart',
   setup(b) {
@@ -164,7 +171,12 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: { python: 'server/src/service/python/index.ts', tests: 'server/src/service/tests/index.ts' },
+    entryPoints: {
+      python: 'server/src/service/python/index.ts',
+      tests: 'server/src/service/tests/index.ts',
+      jsonSchema: 'server/src/service/jsonSchema/index.ts',
+      outputCheck: 'server/src/engine/llm/check/index.ts',
+    },
     outdir: 'dist',
     minify: true,
   }),

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { BaseLanguageClient as LanguageClient, RequestType } from 'vscode-languageclient';
 import {
+  TestSuiteRequest,
+  ValidateJsonRequest,
   AddTestCaseRequest,
   AvatarEditsRequest,
   CheckOutputRequest,
@@ -13,6 +15,7 @@ import {
   VariablesRequest,
   WriteEmbeddedRequest,
   type AddCaseResult,
+  type TestSuiteAnswer,
   type AvatarAnswer,
   type DocumentText,
   type EmbeddedAnswer,
@@ -111,6 +114,18 @@ export class DocumentQueries {
   /** The edit that appends a golden case to a tests file whose text is `text` (empty: a new file). */
   addTestCase(uri: vscode.Uri, text: string, c: NewCase): Promise<AddCaseResult> {
     return this.ask(AddTestCaseRequest, { uri: uri.toString(), text, case: c }, { error: NO_SERVER });
+  }
+
+  /** A tests file (open, else on disk) read with its definition; null when it cannot be read. */
+  testSuite(uri: vscode.Uri): Promise<TestSuiteAnswer | null> {
+    return this.ask(TestSuiteRequest, { uri: uri.toString() }, null);
+  }
+
+  /** The errors of a value against a case's `json` schema (empty: it fits). */
+  async validateJson(schema: unknown, value: unknown): Promise<string[]> {
+    const answer = await this.ask(ValidateJsonRequest, { schema, value }, undefined);
+    if (!answer) throw new Error(NO_SERVER);
+    return answer;
   }
 
   /** A request's answer, or `fallback` when the server is not running (it failed to start, or stopped). */

@@ -93,7 +93,13 @@ function createClient(context: vscode.ExtensionContext, log: vscode.LogOutputCha
       // server checks their cases against the definition beside them.
       { language: 'json', scheme: 'file', pattern: '**/*.tests.json' },
     ],
-    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.json') },
+    synchronize: {
+      fileEvents: [
+        vscode.workspace.createFileSystemWatcher('**/*.json'),
+        // Approved outputs: a tests file's orphan golden files come and go with them.
+        vscode.workspace.createFileSystemWatcher('**/*.golden/*.txt'),
+      ],
+    },
     outputChannel: log,
     traceOutputChannel: log,
   };

@@ -10,6 +10,9 @@ import type { ExpectedOutput, LlmToolResult } from './engine/llm/prompt';
 import type { OutputViolation } from './engine/llm/expectedOutput';
 import type { UploadValidation } from './engine/upload/types';
 import type { AddCaseResult, NewCase } from './service/tests/addCase';
+import type { Expectations, ExpectKey, InputValue } from './service/tests/testsFile';
+import type { SuiteTool } from './engine/tests/suite';
+import type { Range } from 'vscode-languageserver-types';
 
 /**
  * Custom messages between the client and the server; both sides import this one module. The client
@@ -30,6 +33,7 @@ export type {
   UploadValidation,
   AddCaseResult,
   NewCase,
+  SuiteTool,
 };
 export { STORE_SECRET_COMMAND } from './service/clientCommands';
 /** The editors' cheap textual pre-check, before asking whether a JSON document is a definition. */
@@ -146,4 +150,43 @@ export const NewDefinitionRequest = new RequestType<{ kind: Kind; answers: NewTo
  */
 export const AddTestCaseRequest = new RequestType<{ uri: string; text: string; case: NewCase }, AddCaseResult, void>(
   'tooldef/addTestCase',
+);
+
+/** A case of a tests file as the editor shows and runs it. */
+export interface SuiteCase {
+  readonly name: string;
+  readonly index: number;
+  /** The inputs it gives, in file order. */
+  readonly inputs: [string, InputValue][];
+  readonly expect: Expectations;
+  /** Where it is in the tests file: the case's object, its name, and each expectation's key. */
+  readonly range: Range;
+  readonly nameRange: Range;
+  readonly expectRanges: Partial<Record<ExpectKey, Range>>;
+}
+
+/** A tests file read with its definition beside it (URIs): what the Test Explorer lists and runs. */
+export interface TestSuiteAnswer {
+  readonly definitionUri: string;
+  readonly goldenDirUri: string;
+  /** Absent when the definition cannot run (`errors` say why). */
+  readonly tool?: SuiteTool;
+  readonly cases: SuiteCase[];
+  /** What keeps the cases from running, in either file. */
+  readonly errors: SuiteError[];
+}
+
+export interface SuiteError {
+  readonly uri: string;
+  readonly range: Range;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** A tests file (open, else on disk) and its definition, read for the Test Explorer; null when it cannot be read. */
+export const TestSuiteRequest = new RequestType<{ uri: string }, TestSuiteAnswer | null, void>('tooldef/testSuite');
+
+/** The errors of a value against a case's `json` schema (empty: it fits; a schema that is not one says so). */
+export const ValidateJsonRequest = new RequestType<{ schema: unknown; value: unknown }, string[], void>(
+  'tooldef/validateJson',
 );

@@ -33,7 +33,7 @@ if (typeof globalThis.gc !== 'function') log('warning: run with node --expose-gc
 
 // Bundle sizes first, right after `npm run bench` built them (another build may replace dist/ later).
 const bundles = Object.fromEntries(
-  ['server', 'server-main', 'python', 'tests', 'cli', 'extension'].map((n) => [
+  ['server', 'server-main', 'python', 'tests', 'jsonSchema', 'outputCheck', 'cli', 'extension'].map((n) => [
     n,
     statSync(join(root, 'dist', `${n}.js`)).size,
   ]),
@@ -208,11 +208,11 @@ check(
 check('bundle', 'dist/server.js + server-main.js (minified)', bundles.server / 1024, 'KiB', { max: 400 });
 check(
   'bundle',
-  'dist/server.js + server-main.js + python.js + tests.js: all JavaScript the server may load',
-  (bundles.server + bundles.python + bundles.tests) / 1024,
+  'all JavaScript the server may load: dist/server.js, server-main.js and the parts loaded on first use',
+  (bundles.server + bundles.python + bundles.tests + bundles.jsonSchema + bundles.outputCheck) / 1024,
   'KiB',
   { max: 400 },
-  `python.js ${kb(bundles.python)}, tests.js ${kb(bundles.tests)}, parse tables (data file) ${kb(pythonTables)}`,
+  `python.js ${kb(bundles.python)}, tests.js ${kb(bundles.tests)}, jsonSchema.js ${kb(bundles.jsonSchema)}, outputCheck.js ${kb(bundles.outputCheck)}, parse tables (data file) ${kb(pythonTables)}`,
 );
 check('bundle', 'dist/cli.js (minified)', bundles.cli / 1024, 'KiB', undefined);
 check(

@@ -1,12 +1,13 @@
 // A tests file in the editor: the server checks its cases against the definition beside it, whether
 // that definition is open (its unsaved text counts) or only on disk, and rechecks them as it changes.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type {
+  CodeAction,
   CompletionList,
   Diagnostic,
   Hover,
@@ -16,6 +17,7 @@ import type {
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { TestSuiteRequest, ValidateJsonRequest, type TestSuiteAnswer } from '../../server/src/protocol';
 import { cursor, llmTool, messageOf } from '../helpers';
 import { LspClient } from './lspClient';
 
@@ -71,6 +73,88 @@ describe('tests files in the editor', () => {
     ]);
     await client.close(defUri);
     await client.close(uri);
+  });
+
+  test('an approved output no golden case owns is reported on "tests", with a fix that deletes it', async () => {
+    writeFileSync(join(dir, 'golden.json'), llmTool());
+    mkdirSync(join(dir, 'golden.golden'));
+    writeFileSync(join(dir, 'golden.golden', 'kept.txt'), 'A summary.');
+    const uri = pathToFileURL(join(dir, 'golden.tests.json')).toString();
+    const text = '{ "tests": [ { "name": "kept", "inputs": { "text": "x" }, "expect": { "golden": true } } ] }';
+    const doc = await client.open(uri, text, 'json');
+    await client.waitForDiagnostics(uri, (d) => d.length === 0);
+    // A case renamed: its approved output is left behind.
+    const old = join(dir, 'golden.golden', 'old name.txt');
+    writeFileSync(old, 'A summary.');
+    await client.notify('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: pathToFileURL(old).toString(), type: 1 }],
+    });
+    const [orphan] = await client.waitForDiagnostics(uri, (d) => d.length === 1);
+    assert.equal(orphan.code, 'tests-orphan-golden');
+    assert.equal(
+      messageOf(orphan),
+      'No golden case of golden.golden owns old name.txt: delete it, or name a case after it.',
+    );
+    assert.equal(doc.getText(orphan.range), '"tests"');
+    const [fix] = await client.request<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: orphan.range,
+      context: { diagnostics: [orphan] },
+    });
+    assert.equal(fix.title, 'Delete old name.txt');
+    assert.deepEqual(fix.edit?.documentChanges, [
+      { kind: 'delete', uri: pathToFileURL(old).toString(), options: { ignoreIfNotExists: true } },
+    ]);
+    await client.close(uri);
+  });
+
+  test('the Test Explorer asks for a suite: cases with their ranges and inputs, the runnable tool, the errors', async () => {
+    writeFileSync(join(dir, 'suite.json'), llmTool());
+    const uri = pathToFileURL(join(dir, 'suite.tests.json')).toString();
+    const text = [
+      '{ "tests": [',
+      '  { "name": "French", "inputs": { "target language": "French" },',
+      '    "expect": { "json": { "type": "object" } } },',
+      '  { "name": "Klingon", "inputs": { "target language": "Klingon" } }',
+      '] }',
+    ].join('\n');
+    writeFileSync(join(dir, 'suite.tests.json'), text);
+    const doc = TextDocument.create(uri, 'json', 1, text);
+    const suite = await client.request<TestSuiteAnswer>(TestSuiteRequest.method, { uri });
+    assert.equal(suite.definitionUri, pathToFileURL(join(dir, 'suite.json')).toString());
+    assert.equal(suite.goldenDirUri, pathToFileURL(join(dir, 'suite.golden')).toString());
+    assert.equal(suite.tool?.kind, 'llm');
+    assert.deepEqual(
+      suite.cases.map((c) => [
+        c.name,
+        doc.getText(c.nameRange),
+        c.inputs,
+        c.expectRanges.json && doc.getText(c.expectRanges.json),
+      ]),
+      [
+        ['French', '"French"', [['target language', 'French']], '"json"'],
+        ['Klingon', '"Klingon"', [['target language', 'Klingon']], undefined],
+      ],
+    );
+    assert.equal(
+      doc.getText(suite.cases[1].range),
+      '{ "name": "Klingon", "inputs": { "target language": "Klingon" } }',
+    );
+    assert.deepEqual(
+      suite.errors.map((e) => [e.code, doc.getText(e.range)]),
+      [['tests-value-not-allowed', '"Klingon"']],
+    );
+    assert.equal(
+      await client.request(TestSuiteRequest.method, { uri: pathToFileURL(join(dir, 'none.tests.json')).toString() }),
+      null,
+    );
+    // The `json` expectation's schema, checked by the server.
+    assert.deepEqual(await client.request(ValidateJsonRequest.method, { schema: { type: 'object' }, value: {} }), []);
+    assert.deepEqual(await client.request(ValidateJsonRequest.method, { schema: { type: 'object' }, value: 1 }), [
+      'the value must be object',
+    ]);
+    const [notSchema] = await client.request<string[]>(ValidateJsonRequest.method, { schema: { type: 12 }, value: 1 });
+    assert.match(notSchema, /^Not a valid JSON schema: /);
   });
 
   test('a tests file without a definition says so', async () => {

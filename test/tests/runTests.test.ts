@@ -1,5 +1,5 @@
-// The engine's test runner as the Test Explorer drives it: cases reported as they start and end, each
-// located in the tests file, LLM models chosen by the editor's model map. Real python3, a real chat
+// The engine's test runner as the Test Explorer drives it: cases reported as they start and end, LLM
+// models chosen by the editor's model map or asked of the editor's own models. Real python3, a real chat
 // endpoint on loopback.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { failureSpan, loadSuite, runTests, type CaseResult } from '../../server/src/engine/tests';
+import { runTests, type CaseResult } from '../../server/src/engine/tests';
+import { loadSuite, type Suite } from '../../server/src/engine/tests/suite';
 import { llmTool, smartTool } from '../fixtures';
 import { chunk, startChatServer, startStream } from '../llm/chatServer';
 
@@ -25,7 +26,7 @@ function write(name: string, definition: string, tests: string): string {
 
 describe('runTests for the editor', () => {
   test(
-    'each case is reported as it starts and as it is judged, and located in the tests file',
+    'each case is reported as it starts and as it is judged',
     {
       skip: !hasPython && 'python3 (3.8+) is not installed',
     },
@@ -39,15 +40,8 @@ describe('runTests for the editor', () => {
       ].join('\n');
       const suite = await loadSuite(write('tool', smartTool(), tests));
       assert.deepEqual(suite.problems, []);
-      assert.deepEqual(
-        suite.cases.map((c) => suite.positionAt(c.node.offset)),
-        [
-          { line: 1, character: 2 },
-          { line: 2, character: 2 },
-        ],
-      );
       const started: string[] = [];
-      const judged: CaseResult[] = [];
+      const judged: CaseResult<Suite>[] = [];
       const results = await runTests([suite], {
         jobs: 1,
         run: { cacheDir: join(root, 'cache') },
@@ -60,11 +54,7 @@ describe('runTests for the editor', () => {
         results.map((r) => r.passed),
         [true, false],
       );
-      const failure = results[1].failures[0];
-      assert.equal(failure.check, 'contains');
-      const span = failureSpan(results[1].case, failure);
-      assert.equal(tests.slice(span.offset, span.offset + span.length), '["Ann"]');
-      assert.deepEqual(suite.positionAt(span.offset), { line: 3, character: 28 });
+      assert.equal(results[1].failures[0].check, 'contains');
     },
   );
 

@@ -7,8 +7,8 @@ import { parseJson } from '../../server/src/service/json/tree';
 import { getLanguageService } from '../../server/src/service/languageService';
 import { checkCasesAgainst } from '../../server/src/service/tests/againstDefinition';
 import { addTestCase } from '../../server/src/service/tests/addCase';
-import { definitionPathFor, goldenDirFor, testsPathFor } from '../../server/src/service/tests/paths';
-import { EXPECT_KEYS, goldenFileName, readTestsFile } from '../../server/src/service/tests/testsFile';
+import { definitionPathFor, goldenDirFor, goldenFileName, testsPathFor } from '../../server/src/service/tests/paths';
+import { EXPECT_KEYS, readTestsFile } from '../../server/src/service/tests/testsFile';
 import { llmTool, smartTool } from '../fixtures';
 import { cursor } from '../helpers';
 

@@ -11,18 +11,21 @@ import { TestTree } from './testTree';
  */
 export class TestExplorer implements vscode.Disposable, vscode.CodeLensProvider {
   readonly controller = vscode.tests.createTestController('tooldef', 'Tool Definitions');
-  readonly tree = new TestTree(this.controller);
-  readonly onDidChangeCodeLenses = this.tree.onDidChange;
-  private readonly disposables: vscode.Disposable[] = [this.tree, this.controller];
+  readonly tree: TestTree;
+  readonly onDidChangeCodeLenses: vscode.Event<void>;
+  private readonly disposables: vscode.Disposable[];
   private readonly profile: vscode.TestRunProfile;
 
   constructor(private readonly ctx: RunContext) {
+    this.tree = new TestTree(this.controller, ctx.queries);
+    this.disposables = [this.tree, this.controller];
     this.profile = this.controller.createRunProfile(
       'Run',
       vscode.TestRunProfileKind.Run,
       (request, token) => runRequest(ctx, this.tree, request, token),
       true,
     );
+    this.onDidChangeCodeLenses = this.tree.onDidChange;
     this.disposables.push(vscode.languages.registerCodeLensProvider({ language: LANGUAGE_ID }, this));
     // Lenses need the tree before the explorer is first opened.
     void this.tree.discover();

@@ -1,13 +1,11 @@
 import { availableParallelism } from 'node:os';
 import * as vscode from 'vscode';
 import {
-  isInvalid,
   runTests,
   type CaseResult,
   type LlmEndpoint,
   type LlmModel,
-  type Suite,
-  type TestCase,
+  type TestRunOptions,
 } from '../../../server/src/engine/tests';
 import { llmApiKey, readEndpoint } from '../llm/commands';
 import { askVsCodeModel, hasVsCodeModels, pickVsCodeModel } from '../llm/vscodeModels';
@@ -16,7 +14,7 @@ import type { RunContext } from '../run/runSmartTool';
 import { secretValues } from '../run/secrets';
 import { readRunSettings } from '../run/settings';
 import { failureMessages, outputOf } from './messages';
-import type { TestTree } from './testTree';
+import { isInvalid, type EditorCase, type EditorSuite, type TestTree } from './testTree';
 
 /** Cases run at once: as `tooldef test` does by default. */
 const JOBS = Math.max(1, Math.min(4, availableParallelism()));
@@ -34,7 +32,7 @@ export async function runRequest(
   const run = tree.controller.createTestRun(request);
   try {
     const items = new Map<string, vscode.TestItem>();
-    const runnable: Suite[] = [];
+    const runnable: EditorSuite[] = [];
     for (const { item, suite, chosen } of await selectedSuites(tree, request)) {
       for (const [c, child] of chosen) {
         items.set(keyOf(suite, c), child);
@@ -79,8 +77,8 @@ export async function runRequest(
 /** What runTests needs beyond the suites: the interpreter, limits, secrets and the LLM endpoint. */
 async function runOptions(
   ctx: RunContext,
-  suites: readonly Suite[],
-): Promise<Pick<Parameters<typeof runTests>[1], 'run' | 'llm' | 'llmMissing'> | undefined> {
+  suites: readonly EditorSuite[],
+): Promise<Pick<TestRunOptions<EditorSuite>, 'run' | 'llm' | 'llmMissing'> | undefined> {
   const names = new Set<string>();
   for (const s of suites) if (s.tool?.kind === 'smart') for (const n of s.tool.tool.secrets) names.add(n);
   const secrets = await secretValues(ctx.extension, [...names].sort());
@@ -121,7 +119,12 @@ function vscodeModels(ext: vscode.ExtensionContext): LlmModel {
   };
 }
 
-function report(run: vscode.TestRun, item: vscode.TestItem, result: CaseResult, cancelled: AbortSignal): void {
+function report(
+  run: vscode.TestRun,
+  item: vscode.TestItem,
+  result: CaseResult<EditorSuite>,
+  cancelled: AbortSignal,
+): void {
   const output = outputOf(result);
   if (output) run.appendOutput(output, undefined, item);
   const duration = result.outcome.elapsedMs;
@@ -135,7 +138,7 @@ function report(run: vscode.TestRun, item: vscode.TestItem, result: CaseResult, 
 async function selectedSuites(
   tree: TestTree,
   request: vscode.TestRunRequest,
-): Promise<{ item: vscode.TestItem; suite: Suite; chosen: Map<TestCase, vscode.TestItem> }[]> {
+): Promise<{ item: vscode.TestItem; suite: EditorSuite; chosen: Map<EditorCase, vscode.TestItem> }[]> {
   const idOf = (item: vscode.TestItem): string => (item.parent ? `${item.parent.id}\u0000${item.id}` : item.id);
   const excluded = new Set((request.exclude ?? []).map(idOf));
   const wanted = new Map<string, Set<string> | 'all'>();
@@ -150,10 +153,11 @@ async function selectedSuites(
       if (ids !== 'all') wanted.set(item.parent.id, ids.add(item.id));
     }
   }
-  const out: { item: vscode.TestItem; suite: Suite; chosen: Map<TestCase, vscode.TestItem> }[] = [];
+  const out: { item: vscode.TestItem; suite: EditorSuite; chosen: Map<EditorCase, vscode.TestItem> }[] = [];
   for (const [id, ids] of wanted) {
     const item = await tree.read(vscode.Uri.parse(id));
-    const chosen = new Map<TestCase, vscode.TestItem>();
+    if (!item) continue;
+    const chosen = new Map<EditorCase, vscode.TestItem>();
     item.children.forEach((child) => {
       const ref = tree.caseOf(child);
       if (ref && (ids === 'all' || ids.has(child.id)) && !excluded.has(idOf(child))) chosen.set(ref.case, child);
@@ -163,8 +167,8 @@ async function selectedSuites(
   return out;
 }
 
-function keyOf(suite: Suite, c: TestCase): string {
-  return `${suite.testsPath}\u0000${c.index}`;
+function keyOf(suite: EditorSuite, c: EditorCase): string {
+  return `${suite.testsUri.toString()}\u0000${c.index}`;
 }
 
 function invalidMessage(item: vscode.TestItem): string | vscode.MarkdownString {

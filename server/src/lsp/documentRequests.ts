@@ -22,7 +22,7 @@ import { ToolModel } from '../service/model';
 import { newDefinitionText } from '../service/templates';
 import { runnableTool } from '../engine/run/definition';
 import { llmToolOf } from '../engine/llm/prompt';
-import { checkOutput } from '../engine/llm/expectedOutput';
+import { outputCheck } from '../engine/llm/check/load';
 import type { validateForUpload } from '../engine/upload/validate';
 import { base64Bytes } from '../service/base64';
 import type { Settings } from '../service/settings';
@@ -122,7 +122,7 @@ export function registerDocumentRequests(
   );
 
   connection.onRequest(CheckOutputRequest, (p, token) =>
-    runSafe(connection, 'check output', [], token, () => checkOutput(p.text, p.expected)),
+    runSafe(connection, 'check output', [], token, () => outputCheck().checkOutput(p.text, p.expected)),
   );
 
   if (validateForUpload)

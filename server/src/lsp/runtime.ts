@@ -19,6 +19,8 @@ export interface Disk {
   /** Size and modification time; undefined when there is no such file. */
   stat(uri: string): Promise<{ readonly size: number; readonly mtimeMs: number } | undefined>;
   exists(uri: string): boolean;
+  /** The names of the files in a folder; empty when there is no such folder. */
+  fileNames(folderUri: string): Promise<string[]>;
   /** The URIs of the `.json` files a scan of the folder finds (see workspace/jsonFiles.ts). */
   jsonFiles(folderUri: string): AsyncIterable<string>;
 }

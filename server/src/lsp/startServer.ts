@@ -18,12 +18,13 @@ import { fileKey, inFolder } from '../service/fileKey';
 import type { Kind } from '../service/kind';
 import { getLanguageService, ModelCache, type ToolModel } from '../service/languageService';
 import { isRuleCode } from '../service/rules';
-import { definitionPathFor, isTestsFileName, testsPathFor } from '../service/tests/paths';
+import { definitionPathFor, goldenDirFor, isTestsFileName, testsPathFor } from '../service/tests/paths';
 import { SEMANTIC_LEGEND } from '../service/semanticTokens';
 import { VERSION } from '../version';
 import { isSearched } from '../workspace/searched';
 import { analyseAhead } from './analyseAhead';
 import { registerDocumentRequests } from './documentRequests';
+import { registerTestSuiteRequests } from './testSuites';
 import { immediate } from './immediate';
 import { logFailure, runSafe, runSafeAsync } from './runSafe';
 import type { ServerRuntime } from './runtime';
@@ -249,9 +250,10 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
   async function validateTests(doc: TextDocument): Promise<void> {
     const version = doc.version;
     const definition = await definitionBeside(doc);
+    const golden = definition && (await runtime.disk?.fileNames(goldenDirFor(definition.document.uri)));
     if (documents.get(doc.uri) !== doc || doc.version !== version) return;
     const diagnostics = runSafe(connection, `validate ${doc.uri}`, [], undefined, () =>
-      service.doTestsValidation(doc, definition),
+      service.doTestsValidation(doc, definition, golden),
     );
     if (Array.isArray(diagnostics)) void connection.sendDiagnostics({ uri: doc.uri, version, diagnostics });
   }
@@ -266,8 +268,12 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
   }
 
   /** A definition's tests file: open in the editor, else as on disk. */
-  async function testsBeside(definitionUri: string): Promise<TextDocument | undefined> {
-    const uri = testsPathFor(definitionUri);
+  function testsBeside(definitionUri: string): Promise<TextDocument | undefined> {
+    return testsDocument(testsPathFor(definitionUri));
+  }
+
+  /** A tests file: open in the editor, else as on disk. */
+  async function testsDocument(uri: string): Promise<TextDocument | undefined> {
     const open = openDocument(uri);
     if (open) return open;
     const text = await runtime.disk?.readFile(uri).catch(() => undefined);
@@ -352,11 +358,12 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       if (change.type === FileChangeType.Deleted) {
         index.deleteFile(change.uri);
         models.unprepare(change.uri);
-      } else if (isSearched(change.uri, workspaceFolders)) {
+      } else if (/\.json$/i.test(change.uri) && isSearched(change.uri, workspaceFolders)) {
         await index.updateFile(change.uri);
         written.add(fileKey(change.uri));
       }
     }
+    // Also an approved output added or deleted: open tests files may gain or lose an orphan.
     revalidateAll();
     // Created or changed outside the editor (a pull, a checkout, a generator): ready before opening.
     const tools = smartToolsWhere((key) => written.has(key));
@@ -403,8 +410,9 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
 
   connection.onCodeAction((p, token) =>
     runSafe(connection, 'code actions', [], token, () => {
-      const model = modelOf(p.textDocument.uri);
       const ours = p.context.diagnostics.filter((d) => d.source === 'tooldef' && isRuleCode(d.code));
+      if (isTestsFileName(p.textDocument.uri)) return service.doTestsCodeActions(ours);
+      const model = modelOf(p.textDocument.uri);
       return model ? service.doCodeActions(model, p.range, ours, { storesSecrets }) : [];
     }),
   );
@@ -511,6 +519,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
     workspace: index,
     validateForUpload: runtime.validateForUpload,
   });
+  registerTestSuiteRequests(connection, { tests: testsDocument, definitionBeside });
 
   documents.listen(connection);
   connection.listen();

@@ -24,6 +24,14 @@ const nodeDisk: Disk = {
     }
   },
   exists: (uri) => existsSync(fileURLToPath(uri)),
+  async fileNames(folderUri) {
+    try {
+      const entries = await fs.readdir(fileURLToPath(folderUri), { withFileTypes: true });
+      return entries.filter((e) => e.isFile()).map((e) => e.name);
+    } catch {
+      return [];
+    }
+  },
   async *jsonFiles(folderUri) {
     // Folders of other schemes (remote, virtual) are not on this machine's disk.
     if (!folderUri.startsWith('file:')) return;

@@ -38,7 +38,7 @@ import { collectProblems, toDiagnostics } from './validation/index';
 import type { TestsContext } from './tests/features';
 import { testsSupport } from './tests/load';
 import { parsedTests } from './tests/parsed';
-import { testsDiagnostics } from './tests/validation';
+import { testsCodeActions, testsDiagnostics } from './tests/validation';
 
 export interface LanguageServiceOptions {
   settings?: Settings;
@@ -57,8 +57,16 @@ export interface LanguageService {
   /** `previous`: the model of the document's previous version, whose incremental state is reused. */
   parse(document: TextDocument, forcedKind?: Kind, previous?: ToolModel): ToolModel;
   doValidation(model: ToolModel): Diagnostic[];
-  /** A tests file's diagnostics against its definition (undefined: none beside it). */
-  doTestsValidation(tests: TextDocument, definition: ToolModel | undefined): Diagnostic[];
+  /**
+   * A tests file's diagnostics against its definition (undefined: none beside it) and the files of its
+   * golden folder (names).
+   */
+  doTestsValidation(
+    tests: TextDocument,
+    definition: ToolModel | undefined,
+    goldenFiles?: readonly string[],
+  ): Diagnostic[];
+  doTestsCodeActions(diagnostics: readonly Diagnostic[]): CodeAction[];
   /** In a tests file: its inputs' names and values, from the definition's variables. */
   doTestsComplete(tests: TextDocument, definition: ToolModel, position: Position): CompletionList;
   doTestsHover(tests: TextDocument, definition: ToolModel, position: Position): Hover | null;
@@ -112,7 +120,9 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
         collectProblems(model, settings, options.workspace, options.embeddedPython ?? true),
         settings,
       ),
-    doTestsValidation: (tests, definition) => testsDiagnostics(tests, definition, settings),
+    doTestsValidation: (tests, definition, goldenFiles = []) =>
+      testsDiagnostics(tests, definition, goldenFiles, settings),
+    doTestsCodeActions: testsCodeActions,
     doTestsComplete: (tests, definition, p) =>
       CompletionList.create(testsSupport().testsCompletion(testsContext(tests, definition), tests.offsetAt(p)), false),
     doTestsHover: (tests, definition, p) =>

@@ -1,7 +1,6 @@
 // Judging one case: what the run gave against what the case expects.
-import { checkOutput, type ExpectedOutput } from '../llm';
-import { child } from '../../service/json/nodes';
-import type { ExpectKey, Expectations, TestCase } from '../../service/tests/testsFile';
+import type { OutputViolation } from '../llm/expectedOutput';
+import type { ExpectKey, Expectations } from '../../service/tests/testsFile';
 import { formatDuration, formatMemory } from '../../service/format';
 
 /** What a case's run gave, whichever kind of tool ran. */
@@ -35,16 +34,10 @@ export interface CaseFailure {
 export interface JudgeContext {
   /** The approved output of a `golden` case; undefined when none is approved yet. */
   readonly golden?: string;
-  /** An LLM tool's `expected_output`, checked on every answer. */
-  readonly expectedOutput?: ExpectedOutput;
+  /** How an LLM tool's answer departs from its `expected_output` (checked on every answer). */
+  readonly outputViolations?: readonly OutputViolation[];
   /** Validates the parsed output against the case's `json` schema: the errors, empty when valid. */
   readonly validateJson?: (value: unknown) => readonly string[];
-}
-
-/** Where a failure shows in the tests file: the expectation that does not hold, else the case's name. */
-export function failureSpan(c: TestCase, f: CaseFailure): { offset: number; length: number } {
-  const node = (f.check !== 'run' && f.check !== 'expected_output' && child(c.expectNode, f.check)) || c.nameNode;
-  return { offset: node.offset, length: node.length };
 }
 
 /** Every expectation of the case that does not hold (empty: the case passes). */
@@ -133,7 +126,7 @@ export function judgeCase(expect: Expectations, outcome: CaseOutcome, ctx: Judge
         actual: out,
       });
   }
-  for (const v of checkOutput(out, ctx.expectedOutput))
+  for (const v of ctx.outputViolations ?? [])
     if (v.severity === 'error')
       failures.push({
         check: 'expected_output',

@@ -1,5 +1,6 @@
-// Tool tests: a definition's saved cases, read, run and judged (for `tooldef test` and the Test Explorer).
-export { loadSuite, isInvalid, type Suite, type SuiteProblem, type SuiteTool } from './suite';
+// Tool tests as the editor runs them: a definition's cases (read by the language server, or by
+// loadSuite in the CLI) run and judged. Nothing here reads a tests file, so the client carries no parser.
+export type { Suite, SuiteProblem, SuiteTool } from './suite';
 export {
   runTests,
   caseTitle,
@@ -7,8 +8,16 @@ export {
   type CaseResult,
   type LlmEndpoint,
   type LlmModel,
+  type RunnableCase,
+  type RunnableSuite,
   type TestRunOptions,
 } from './runTests';
-export { failureSpan, type CaseFailure, type CaseOutcome } from './expect';
-export { goldenFileName, type TestCase } from '../../service/tests/testsFile';
-export { definitionPathFor, goldenDirFor, isTestsFileName, testsPathFor } from '../../service/tests/paths';
+export type { CaseFailure, CaseOutcome } from './expect';
+export type { Expectations, ExpectKey, InputValue } from '../../service/tests/testsFile';
+export {
+  definitionPathFor,
+  goldenDirFor,
+  goldenFileName,
+  isTestsFileName,
+  testsPathFor,
+} from '../../service/tests/paths';

@@ -2,8 +2,8 @@
 // LLM tools against a chat endpoint; each outcome judged, approved outputs read and (when asked) written.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import type { TestCase } from '../../service/tests/testsFile';
-import { goldenFileName } from '../../service/tests/testsFile';
+import { goldenFileName } from '../../service/tests/paths';
+import type { Expectations, InputValue } from '../../service/tests/testsFile';
 import { ChatError, defaultValues, fillPrompt, promptMessages, streamChat, valueText, type LlmTool } from '../llm';
 import { resolveInputs, type RunnableTool } from '../run/definition';
 import { normaliseRequirements } from '../run/environment';
@@ -11,7 +11,38 @@ import { MIN_MEMORY_MB, MIN_TIMEOUT_MS, SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS } 
 import { startRun } from '../run/run';
 import type { RunOptions, RunResult } from '../run/types';
 import { judgeCase, type CaseFailure, type CaseOutcome } from './expect';
-import { schemaErrors, type Suite } from './suite';
+import type { ExpectedOutput } from '../llm/prompt';
+import type { OutputViolation } from '../llm/expectedOutput';
+import type { Suite, SuiteTool } from './suite';
+
+/** A case as running it needs it: what the tests file says, not where (the CLI's TestCase is one). */
+export interface RunnableCase {
+  readonly name: string;
+  readonly index: number;
+  readonly inputs: ReadonlyMap<string, { readonly value: InputValue }>;
+  readonly expect: Expectations;
+}
+
+/** A definition's cases as running them needs them (the CLI's Suite is one, the editor's another). */
+export interface RunnableSuite<C extends RunnableCase = RunnableCase> {
+  readonly definitionPath: string;
+  readonly goldenDir: string;
+  /** Absent when the definition cannot run. */
+  readonly tool?: SuiteTool;
+  readonly cases: readonly C[];
+  /** The errors of a parsed output against the case's `json` schema (empty: it fits). */
+  validateJson(c: C, value: unknown): readonly string[] | PromiseLike<readonly string[]>;
+  /** How an LLM tool's answer departs from its `expected_output`. */
+  checkOutput(
+    text: string,
+    expected: ExpectedOutput | undefined,
+  ): readonly OutputViolation[] | PromiseLike<readonly OutputViolation[]>;
+}
+
+type CaseOf<S extends RunnableSuite> = S['cases'][number];
+
+/** What running one case takes from the options. */
+type CaseSettings = Pick<TestRunOptions<RunnableSuite>, 'run' | 'llm' | 'llmMissing' | 'signal'>;
 
 /** Where LLM cases send their prompts. */
 export interface LlmEndpoint {
@@ -28,7 +59,7 @@ export interface LlmModel {
   readonly ask: (tool: LlmTool, prompt: string, signal?: AbortSignal) => Promise<string>;
 }
 
-export interface TestRunOptions {
+export interface TestRunOptions<S extends RunnableSuite = Suite> {
   /** Cases run at once, at least 1. */
   readonly jobs: number;
   /** Only cases whose "definition name › case name" matches. */
@@ -42,14 +73,14 @@ export interface TestRunOptions {
   readonly llm?: LlmEndpoint | LlmModel;
   readonly llmMissing?: string;
   /** A case starts running (after waiting for its requirements' set-up). */
-  readonly onStart?: (suite: Suite, c: TestCase) => void;
+  readonly onStart?: (suite: S, c: CaseOf<S>) => void;
   /** A case is judged: results as they come, not in order. */
-  readonly onResult?: (result: CaseResult) => void;
+  readonly onResult?: (result: CaseResult<S>) => void;
 }
 
-export interface CaseResult {
-  readonly suite: Suite;
-  readonly case: TestCase;
+export interface CaseResult<S extends RunnableSuite = Suite> {
+  readonly suite: S;
+  readonly case: CaseOf<S>;
   readonly outcome: CaseOutcome;
   readonly failures: readonly CaseFailure[];
   readonly passed: boolean;
@@ -58,12 +89,12 @@ export interface CaseResult {
 }
 
 /** The title of a case in reports and filters: `weather › Paris in metric`. */
-export function caseTitle(suite: Suite, c: TestCase): string {
+export function caseTitle(suite: RunnableSuite, c: RunnableCase): string {
   return `${toolName(suite)} › ${c.name}`;
 }
 
 /** The tool's name, else its file's. */
-export function toolName(suite: Suite): string {
+export function toolName(suite: RunnableSuite): string {
   return suite.tool?.tool.name ?? suite.definitionPath.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
 }
 
@@ -71,12 +102,15 @@ export function toolName(suite: Suite): string {
  * Runs the cases of valid suites, `jobs` at a time; smart tools with the same requirements wait for the
  * first of them, which sets their environment up once. Results come in case order per suite.
  */
-export async function runTests(suites: readonly Suite[], options: TestRunOptions): Promise<CaseResult[]> {
+export async function runTests<S extends RunnableSuite>(
+  suites: readonly S[],
+  options: TestRunOptions<S>,
+): Promise<CaseResult<S>[]> {
   const work = suites.flatMap((suite) =>
     suite.cases.filter((c) => !options.filter || options.filter.test(caseTitle(suite, c))).map((c) => ({ suite, c })),
   );
   const firstOfSetup = new Map<string, Promise<void>>();
-  const results: CaseResult[] = new Array(work.length);
+  const results: CaseResult<S>[] = new Array(work.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < work.length) {
@@ -104,7 +138,11 @@ export async function runTests(suites: readonly Suite[], options: TestRunOptions
   return results;
 }
 
-async function runCase(suite: Suite, c: TestCase, options: TestRunOptions): Promise<CaseResult> {
+async function runCase<S extends RunnableSuite>(
+  suite: S,
+  c: CaseOf<S>,
+  options: TestRunOptions<S>,
+): Promise<CaseResult<S>> {
   const tool = suite.tool!;
   const outcome =
     tool.kind === 'smart' ? await runSmartCase(tool.tool, c, options) : await runLlmCase(tool.tool, c, options);
@@ -115,11 +153,14 @@ async function runCase(suite: Suite, c: TestCase, options: TestRunOptions): Prom
     await fs.writeFile(goldenPath, outcome.output, 'utf8');
   }
   const golden = c.expect.golden ? await fs.readFile(goldenPath, 'utf8').catch(() => undefined) : undefined;
-  const validate = suite.schemas.get(c.index);
+  const jsonErrors = c.expect.json === undefined ? undefined : await schemaCheck(suite, c, outcome.output);
   const failures = judgeCase(c.expect, outcome, {
     golden,
-    expectedOutput: tool.kind === 'llm' ? tool.tool.expectedOutput : undefined,
-    validateJson: validate && ((value) => schemaErrors(validate, value)),
+    outputViolations:
+      tool.kind === 'llm' && outcome.output !== undefined
+        ? await suite.checkOutput(outcome.output, tool.tool.expectedOutput)
+        : undefined,
+    validateJson: jsonErrors && (() => jsonErrors),
   });
   return {
     suite,
@@ -131,8 +172,24 @@ async function runCase(suite: Suite, c: TestCase, options: TestRunOptions): Prom
   };
 }
 
+/** The output's errors against the case's `json` schema; undefined when there is no JSON to check. */
+async function schemaCheck<S extends RunnableSuite>(
+  suite: S,
+  c: CaseOf<S>,
+  output: string | undefined,
+): Promise<readonly string[] | undefined> {
+  if (output === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(output);
+  } catch {
+    return undefined; // judged "not JSON"
+  }
+  return suite.validateJson(c, value);
+}
+
 /** The case's limits: the run's, lowered to what `max_seconds` / `max_memory_mb` allow (so a slow case ends soon). */
-function caseLimits(c: TestCase, options: TestRunOptions): { timeoutMs: number; memoryMb: number } {
+function caseLimits(c: RunnableCase, options: CaseSettings): { timeoutMs: number; memoryMb: number } {
   const timeoutMs = options.run.timeoutMs ?? SERVICE_TIMEOUT_MS;
   const memoryMb = options.run.memoryMb ?? SERVICE_MEMORY_MB;
   const { max_seconds: seconds, max_memory_mb: mb } = c.expect;
@@ -143,7 +200,7 @@ function caseLimits(c: TestCase, options: TestRunOptions): { timeoutMs: number; 
   };
 }
 
-async function runSmartCase(tool: RunnableTool, c: TestCase, options: TestRunOptions): Promise<CaseOutcome> {
+async function runSmartCase(tool: RunnableTool, c: RunnableCase, options: CaseSettings): Promise<CaseOutcome> {
   const given = new Map([...c.inputs].map(([k, v]) => [k, valueText(v.value)]));
   const inputs = resolveInputs(tool, given, true);
   if (inputs.badDefaults.length)
@@ -180,7 +237,7 @@ export function smartOutcome(r: RunResult): CaseOutcome {
   };
 }
 
-async function runLlmCase(tool: LlmTool, c: TestCase, options: TestRunOptions): Promise<CaseOutcome> {
+async function runLlmCase(tool: LlmTool, c: RunnableCase, options: CaseSettings): Promise<CaseOutcome> {
   if (!options.llm)
     return {
       errorType: 'no-endpoint',

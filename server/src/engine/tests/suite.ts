@@ -2,16 +2,16 @@
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import Ajv, { type ValidateFunction } from 'ajv';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { child } from '../../service/json/nodes';
+import { compileSchema, type CompiledSchema } from '../../service/jsonSchema';
 import { parseJson } from '../../service/json/tree';
 import { getLanguageService } from '../../service/languageService';
 import { RULES, type RuleCode, type Severity } from '../../service/rules';
 import { checkCasesAgainst } from '../../service/tests/againstDefinition';
 import { definitionPathFor, goldenDirFor } from '../../service/tests/paths';
-import { goldenFileName, readTestsFile, type TestCase } from '../../service/tests/testsFile';
-import { llmToolOf, type LlmTool } from '../llm';
+import { orphanGoldenMessage, orphanGoldenNames, readTestsFile, type TestCase } from '../../service/tests/testsFile';
+import { checkOutput, llmToolOf, type LlmTool } from '../llm';
 import { runnableTool, type RunnableTool } from '../run/definition';
 
 export type SuiteTool =
@@ -35,10 +35,9 @@ export interface Suite {
   readonly tool?: SuiteTool;
   readonly cases: readonly TestCase[];
   readonly problems: readonly SuiteProblem[];
-  /** The compiled `json` schema of each case that has one, by case index. */
-  readonly schemas: ReadonlyMap<number, ValidateFunction>;
-  /** An offset of the tests file (a case's node) as a 0-based line and character, to show it there. */
-  readonly positionAt: (offset: number) => { line: number; character: number };
+  /** The errors of a parsed output against the case's `json` schema (empty: it fits). */
+  validateJson(c: TestCase, value: unknown): string[];
+  checkOutput: typeof checkOutput;
 }
 
 /** Whether the suite cannot run: a problem of error severity in either file. */
@@ -53,8 +52,12 @@ export async function loadSuite(testsPath: string): Promise<Suite> {
   const problems: SuiteProblem[] = [];
   const testsText = await readText(testsPath);
   const testsDoc = TextDocument.create(pathToFileURL(testsPath).toString(), 'json', 1, testsText ?? '');
-  const positionAt = (offset: number): { line: number; character: number } => testsDoc.positionAt(offset);
-  const empty = { definitionPath, testsPath, goldenDir, cases: [], problems, schemas: new Map(), positionAt };
+  const schemas = new Map<number, CompiledSchema>();
+  const validateJson = (c: TestCase, value: unknown): string[] => {
+    const schema = schemas.get(c.index);
+    return schema && 'errors' in schema ? schema.errors(value) : [];
+  };
+  const empty = { definitionPath, testsPath, goldenDir, cases: [], problems, validateJson, checkOutput };
   if (testsText === undefined) {
     problems.push(problemAt(testsPath, 'tests-shape', 1, 1, 'The tests file cannot be read.'));
     return empty;
@@ -96,19 +99,15 @@ export async function loadSuite(testsPath: string): Promise<Suite> {
   }
   for (const p of checkCasesAgainst(file.cases, model)) problems.push(at(p.code, p.offset, p.message));
 
-  const schemas = new Map<number, ValidateFunction>();
-  const ajv = new Ajv({ allErrors: true, strict: false });
   for (const c of file.cases) {
     if (c.expect.json === undefined) continue;
-    try {
-      schemas.set(c.index, ajv.compile(c.expect.json as object));
-    } catch (e) {
-      const node = child(c.expectNode, 'json') ?? c.node;
-      problems.push(at('tests-invalid-schema', node.offset, `Not a valid JSON schema: ${(e as Error).message}.`));
-    }
+    const schema = compileSchema(c.expect.json);
+    schemas.set(c.index, schema);
+    if ('error' in schema)
+      problems.push(at('tests-invalid-schema', (child(c.expectNode, 'json') ?? c.node).offset, schema.error));
   }
   problems.push(...(await orphanGoldenFiles(goldenDir, file.cases)));
-  return { ...empty, tool, cases: file.cases, schemas };
+  return { ...empty, tool, cases: file.cases };
 }
 
 /** Approved outputs in the golden folder that no `golden` case of the file owns. */
@@ -119,25 +118,10 @@ async function orphanGoldenFiles(goldenDir: string, cases: readonly TestCase[]):
   } catch {
     return [];
   }
-  const owned = new Set(cases.filter((c) => c.expect.golden).map((c) => goldenFileName(c.name)));
-  return names
-    .filter((n) => n.endsWith('.txt') && !owned.has(n))
-    .sort()
-    .map((n) =>
-      problemAt(
-        join(goldenDir, n),
-        'tests-orphan-golden',
-        1,
-        1,
-        `No golden case of ${basename(dirname(goldenDir))}/${basename(goldenDir)} owns ${n}: delete it, or name a case after it.`,
-      ),
-    );
-}
-
-/** The errors of a compiled schema's last validation, in words. */
-export function schemaErrors(validate: ValidateFunction, value: unknown): string[] {
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || 'the value'} ${e.message ?? 'is invalid'}`);
+  const folder = `${basename(dirname(goldenDir))}/${basename(goldenDir)}`;
+  return orphanGoldenNames(cases, names).map((n) =>
+    problemAt(join(goldenDir, n), 'tests-orphan-golden', 1, 1, orphanGoldenMessage(folder, n)),
+  );
 }
 
 function problemAt(file: string, code: RuleCode, line: number, column: number, message: string): SuiteProblem {

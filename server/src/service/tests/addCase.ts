@@ -4,7 +4,8 @@ import type { OffsetEdit } from '../json/edits';
 import { appendMember, indentUnit } from '../json/edits';
 import { child } from '../json/nodes';
 import type { ParsedJson } from '../json/tree';
-import { goldenFileName, readTestsFile, type InputValue } from './testsFile';
+import { goldenFileName } from './paths';
+import { readTestsFile, type InputValue } from './testsFile';
 
 export interface NewCase {
   readonly name: string;

@@ -1,6 +1,6 @@
 // The tests-file reader and its checks against a definition, loaded on first use (load.ts): most
 // sessions open no tests file. Only what the server already holds is shared with it (JSON nodes).
-export { readTestsFile } from './testsFile';
+export { orphanGoldenMessage, orphanGoldenNames, readTestsFile } from './testsFile';
 export { checkCasesAgainst } from './againstDefinition';
 export {
   doTestsRename,

@@ -23,3 +23,15 @@ export function definitionPathFor(testsPath: string): string {
 export function goldenDirFor(definitionPath: string): string {
   return definitionPath.replace(/\.json$/i, '') + GOLDEN_SUFFIX;
 }
+
+/**
+ * The file name of a case's approved output: its name with the characters no file system takes (and
+ * control characters) as `_`, no leading or trailing dots or spaces, `.txt` added.
+ */
+export function goldenFileName(testName: string): string {
+  const cleaned = testName
+    // eslint-disable-next-line no-control-regex
+    .replace(/[<>:"/\\|?*\u0000-\u001f\u007f]/g, '_')
+    .replace(/^[. ]+|[. ]+$/g, '');
+  return `${cleaned || '_'}.txt`;
+}

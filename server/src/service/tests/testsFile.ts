@@ -4,6 +4,7 @@ import { getNodeValue } from 'jsonc-parser';
 import { child } from '../json/nodes';
 import type { JsonNode, ParsedJson } from '../json/tree';
 import type { RuleCode } from '../rules';
+import { goldenFileName } from './paths';
 
 /** The keys `expect` may combine, as schemas/tool-tests.schema.json lists them. */
 export const EXPECT_KEYS = [
@@ -64,16 +65,15 @@ export interface TestsFile {
   readonly problems: readonly TestsProblem[];
 }
 
-/**
- * The file name of a case's approved output: its name with the characters no file system takes (and
- * control characters) as `_`, no leading or trailing dots or spaces, `.txt` added.
- */
-export function goldenFileName(testName: string): string {
-  const cleaned = testName
-    // eslint-disable-next-line no-control-regex
-    .replace(/[<>:"/\\|?*\u0000-\u001f\u007f]/g, '_')
-    .replace(/^[. ]+|[. ]+$/g, '');
-  return `${cleaned || '_'}.txt`;
+/** The `.txt` files of a golden folder that no golden case owns, sorted. */
+export function orphanGoldenNames(cases: readonly TestCase[], fileNames: readonly string[]): string[] {
+  const owned = new Set(cases.filter((c) => c.expect.golden).map((c) => goldenFileName(c.name)));
+  return fileNames.filter((n) => n.endsWith('.txt') && !owned.has(n)).sort();
+}
+
+/** What to do about an approved output no case owns (`folder`: the golden folder as shown). */
+export function orphanGoldenMessage(folder: string, name: string): string {
+  return `No golden case of ${folder} owns ${name}: delete it, or name a case after it.`;
 }
 
 type Report = (code: RuleCode, node: JsonNode, message: string) => void;
