@@ -13,6 +13,7 @@ import {
 import type { ResultDocuments } from '../run/results';
 import { offerToSave } from '../tests/saveCase';
 import { askVsCodeModel, hasVsCodeModels, pickVsCodeModel } from './vscodeModels';
+import { openSettings } from '../run/settings';
 
 export interface LlmContext {
   readonly extension: vscode.ExtensionContext;
@@ -104,7 +105,7 @@ async function noModel(): Promise<void> {
     'Running an LLM tool needs a model: set tooldef.llm.baseUrl (an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1) in your user settings, or install an extension that offers language models to VS Code (such as GitHub Copilot).',
     'Open Settings',
   );
-  if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'tooldef.llm');
+  if (choice) void openSettings('tooldef.llm');
 }
 
 /** The endpoint's API key, from secret storage. */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { uploadDefinition, type UploadResult } from '../../../server/src/engine/upload';
 import type { DocumentQueries } from '../documentQueries';
+import { openSettings } from '../run/settings';
 
 export interface UploadContext {
   readonly extension: vscode.ExtensionContext;
@@ -25,7 +26,7 @@ export function uploadCommand(ctx: UploadContext) {
         "Set tooldef.upload.url (the service's upload address) in your user settings to upload tools.",
         'Open Settings',
       );
-      if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'tooldef.upload');
+      if (choice) void openSettings('tooldef.upload');
       return undefined;
     }
     if (doc.isDirty && !(await doc.save())) return undefined; // the service gets the file as saved
