@@ -16,6 +16,7 @@ import {
   quickOpen,
   runFromPalette,
   screenshot,
+  waitFor,
 } from './codeServer.mjs';
 
 const TOKEN = 'tdk_e2e_9fQ2-secret';
@@ -115,3 +116,44 @@ function* filesUnder(dir) {
     else yield path;
   }
 }
+
+// Without an upload endpoint (the service documents no upload API): the exact file is prepared and the
+// workspace's page opened, its address asked for once and kept in the user's settings.
+const workspace = await startServer((_req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Workspace</title><h1>Custom tools</h1>');
+});
+after(() => workspace.close());
+
+workbenchTest(
+  'Upload with no upload endpoint prepares the exact file and opens the workspace page',
+  { files: { 'quoter.json': FILE } },
+  async ({ page, userData }) => {
+    await quickOpen(page, 'quoter.json');
+    const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Upload' });
+    await lens.waitFor({ timeout: 90_000 });
+    await lens.click();
+    const opened = page.context().waitForEvent('page', { timeout: 60_000 });
+    await answerInputBox(page, `${workspace.origin}/workspace`);
+    // VS Code may ask before opening a link to a domain it does not trust yet (loopback it trusts).
+    const open = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Open$/ });
+    void open.click({ timeout: 60_000 }).catch(() => {});
+    const tab = await opened;
+    // code-server opens a loopback address through its own port proxy (`/proxy/<port>/`).
+    const port = new URL(workspace.origin).port;
+    await waitFor(() => tab.url() === `${workspace.origin}/workspace` || tab.url().includes(`/proxy/${port}/`), {
+      timeout: 30_000,
+      what: `the workspace page to open (at ${tab.url()})`,
+    });
+
+    const ready = notification(page, 'quoter.json is ready to upload');
+    await ready.waitFor({ timeout: 30_000 });
+    const path = /its path is copied: (.+?\.json)\)/.exec(await ready.innerText())?.[1];
+    assert.ok(path, await ready.innerText());
+    assert.ok(path.startsWith(userData), `${path} in the extension's storage`);
+    assert.equal(readFileSync(path, 'utf8'), FILE, 'the exact bytes of the saved file');
+    // Kept in the user's settings: a remote window's (code-server's) are those of its machine.
+    const settings = JSON.parse(readFileSync(join(userData, 'Machine', 'settings.json'), 'utf8'));
+    assert.equal(settings['tooldef.workspaceUrl'], `${workspace.origin}/workspace`);
+    await screenshot(page, 'upload-05-prepared');
+  },
+);

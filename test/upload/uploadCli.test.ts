@@ -136,7 +136,7 @@ describe('tooldef upload', () => {
   test('bad usage: exit 2', async () => {
     const s = await server((_req, res) => json(res, 200, {}));
     const cases: [string[], RegExp, Record<string, string | undefined>?][] = [
-      [['weather.json'], /Give the upload endpoint with --url URL/],
+      [['weather.json'], /documents no upload API: upload the file in your workspace's UI .* give it with --url URL/],
       [['--url', s.origin], /Name the tool definition file to upload/],
       [['weather.json', '--url', s.origin, '--timeout', '0'], /--timeout must be a positive number of seconds/],
       [['weather.json', '--url', s.origin, '--token', 'x'], /not accepted on the command line/],

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { uploadDefinition, type UploadResult } from '../../../server/src/engine/upload';
 import type { DocumentQueries } from '../documentQueries';
-import { openSettings } from '../run/settings';
+import { prepareUpload, type PreparedUpload } from './manual';
 
 export interface UploadContext {
   readonly extension: vscode.ExtensionContext;
@@ -11,9 +11,12 @@ export interface UploadContext {
 
 const TOKEN_SECRET = 'tooldef.upload.token';
 
-/** Upload Tool Definition: validates, sends the saved file's bytes, follows the service's setup. */
+/**
+ * Upload Tool Definition: validates, sends the saved file's bytes to `tooldef.upload.url` and follows
+ * the service's setup; without one, prepares the file for the workspace's own upload.
+ */
 export function uploadCommand(ctx: UploadContext) {
-  return async (uri?: vscode.Uri, force = false): Promise<UploadResult | undefined> => {
+  return async (uri?: vscode.Uri, force = false): Promise<UploadResult | PreparedUpload | undefined> => {
     const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
     if (!doc) {
       void vscode.window.showErrorMessage('Open a tool definition file to upload it.');
@@ -21,14 +24,8 @@ export function uploadCommand(ctx: UploadContext) {
     }
     // Endpoints come from user settings only: a workspace cannot send files (and the token) elsewhere.
     const url = vscode.workspace.getConfiguration('tooldef').inspect<string>('upload.url')?.globalValue?.trim();
-    if (!url) {
-      const choice = await vscode.window.showErrorMessage(
-        "Set tooldef.upload.url (the service's upload address) in your user settings to upload tools.",
-        'Open Settings',
-      );
-      if (choice) void openSettings('tooldef.upload');
-      return undefined;
-    }
+    // No upload API is configured (the service documents none): the file is prepared for the workspace UI.
+    if (!url) return prepareUpload(ctx.extension, ctx.queries, doc, force);
     if (doc.isDirty && !(await doc.save())) return undefined; // the service gets the file as saved
     let token = await ctx.extension.secrets.get(TOKEN_SECRET);
     if (!token && !(token = await askToken(ctx))) return undefined;

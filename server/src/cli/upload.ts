@@ -22,7 +22,8 @@ import {
 export const UPLOAD_USAGE = `Usage: tooldef upload --url URL [--timeout SECONDS] [--setup-timeout SECONDS] [--force]
                      [--kind smart|llm] [--json] [--quiet] FILE
 
-Validates a tool definition, uploads the file's bytes unchanged to the service at URL (POST,
+For an endpoint that takes uploads (the service itself documents no upload API: without one, upload the
+file in the workspace's UI). Validates a tool definition, uploads the file's bytes unchanged to URL (POST,
 multipart/form-data, one part "file" named <tool_name>.json — prompt_name for an LLM tool), then
 follows the service's setup while its reply gives a statusUrl to poll. The token is read from the
 environment variable TOOLDEF_TOKEN, never from the command line, and is only ever sent as
@@ -75,7 +76,10 @@ function readOptions(args: readonly string[]): UploadCliOptions {
   if (positionals.length > 1) throw new UsageError('Name one file to upload.');
   const file = positionals[0];
   if (file === undefined) throw new UsageError('Name the tool definition file to upload.');
-  if (values.url === undefined || !values.url.trim()) throw new UsageError('Give the upload endpoint with --url URL.');
+  if (values.url === undefined || !values.url.trim())
+    throw new UsageError(
+      "The service documents no upload API: upload the file in your workspace's UI (run `tooldef check` on it first), or, where an endpoint takes uploads, give it with --url URL.",
+    );
   const seconds = (flag: string, text: string | undefined): number | undefined =>
     text === undefined ? undefined : positiveNumber(flag, text, 'seconds') * 1000;
   return {

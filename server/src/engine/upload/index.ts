@@ -1,4 +1,4 @@
 /** Upload of tool definitions (pure Node; no `vscode`): used by `tooldef upload` and the VS Code client. */
-export { uploadDefinition, checkUploadUrl, UPLOAD_DEFAULTS } from './upload';
+export { uploadDefinition, checkUploadUrl, checkWorkspaceUrl, UPLOAD_DEFAULTS } from './upload';
 export { sanitizeFileName, uploadFileName } from './fileName';
 export type * from './types';

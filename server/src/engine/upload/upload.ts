@@ -64,6 +64,17 @@ const UPLOAD_URL: UrlRole = {
 };
 const STATUS_URL: UrlRole = { ...UPLOAD_URL, what: "service's statusUrl" };
 
+const WORKSPACE_URL: UrlRole = {
+  what: 'workspace URL',
+  sends: 'your sign-in to the workspace',
+  credentialsIn: 'sign in on the page instead',
+};
+
+/** Whether a workspace page (where a file is uploaded by hand) may be opened: HTTPS, or loopback HTTP. */
+export function checkWorkspaceUrl(text: string): UrlCheck {
+  return checkUrl(text, WORKSPACE_URL);
+}
+
 /** Whether the upload token may be sent to this upload URL (the CLI asks before reading any file). */
 export function checkUploadUrl(text: string): UrlCheck {
   return checkUrl(text, UPLOAD_URL);
