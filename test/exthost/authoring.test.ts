@@ -54,6 +54,31 @@ describe('wizards and variable prompts', () => {
     );
   });
 
+  it('New Smart Tool checks the name as it is typed, and offers the answers of an unfinished wizard again', async () => {
+    await writeFixture('taken_tool.json', smartTool({ metadata: { tool_name: 'taken_tool' } }));
+    await openAs(await writeFixture('anchor.json', { note: 'an open file in the folder' }), 'json');
+    const first = scriptAnswers([{ input: 'kept_tool' }, { input: 'Kept.' }, { input: undefined }]);
+    restore = first.restore;
+    assert.equal(await vscode.commands.executeCommand('tooldef.newSmartTool'), undefined);
+    const validate = (first.asked[0].options as vscode.InputBoxOptions).validateInput!;
+    assert.match(String(await validate('')), /A tool needs a name/);
+    assert.match(String(await validate('My:Tool')), /":" cannot be in the name/);
+    assert.match(String(await validate('taken_tool')), /taken_tool\.json exists in this folder/);
+    assert.equal(await validate('fresh_tool'), undefined);
+    const variables = (first.asked[2].options as vscode.InputBoxOptions).validateInput!;
+    assert.match(String(await variables('city, {{units}}')), /cannot contain \{\{ or \}\}/);
+    first.restore();
+
+    const second = scriptAnswers([{ input: 'kept_tool' }, { input: 'Kept.' }, { input: 'city' }]);
+    restore = second.restore;
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('tooldef.newSmartTool');
+    assert.deepEqual(
+      second.asked.map((q) => (q.options as vscode.InputBoxOptions).value),
+      ['kept_tool', 'Kept.', undefined],
+    );
+    assert.ok(uri?.path.endsWith('/kept_tool.json'), uri?.path);
+  });
+
   it('Preview LLM Prompt asks with a text box, a single and a multi pick, pre-filled with the defaults', async () => {
     const text = llm({
       prompt: 'Say {{greeting}} in {{language}} about {{topics}}.',

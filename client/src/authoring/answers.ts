@@ -1,8 +1,10 @@
 /** Turning the New Smart Tool / New LLM Tool wizard's answers into a file name and a variable list. */
 
-/** A file name for a tool: `<name>.json` with characters file systems refuse replaced. */
+import { sanitizeFileName } from '../../../server/src/engine/upload';
+
+/** A file name for a tool: `<name>.json` as an upload names it (characters file systems refuse replaced). */
 export function fileNameFor(name: string): string {
-  return `${name.trim().replace(/[\\/:*?"<>|\p{Cc}]/gu, '_')}.json`;
+  return `${sanitizeFileName(name)}.json`;
 }
 
 /** Variable names from a comma-separated answer, trimmed, empty and repeated ones dropped. */

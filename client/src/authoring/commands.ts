@@ -2,56 +2,96 @@ import * as vscode from 'vscode';
 import type { DocumentQueries } from '../documentQueries';
 import { fileNameFor, parseVariableList } from './answers';
 
-/** New Smart Tool / New LLM Tool: a short wizard, then a valid `<name>.json` in the workspace. */
+/** Answers of a wizard left unfinished (cancelled, or it failed), offered again on the next one. */
+const drafts = new Map<'smart' | 'llm', { name?: string; description?: string; variables?: string }>();
+
+/**
+ * New Smart Tool / New LLM Tool: a short wizard, then a valid `<name>.json` in the workspace. Each
+ * answer is checked as it is typed; answers of an unfinished wizard are offered again.
+ */
 export function newToolCommand(queries: DocumentQueries, kind: 'smart' | 'llm') {
   return async (): Promise<vscode.Uri | undefined> => {
     const what = kind === 'smart' ? 'smart tool' : 'LLM tool';
-    const name = await vscode.window.showInputBox({
-      title: `New ${what} (1/3): name`,
-      prompt:
-        kind === 'smart'
-          ? 'tool_name: unique in the workspace; the file is named <tool_name>.json'
-          : 'prompt_name: the name the workspace shows',
-      placeHolder: kind === 'smart' ? 'weather_lookup' : 'Meeting summariser',
-      validateInput: (v) => (v.trim() ? undefined : 'A tool needs a name.'),
-      ignoreFocusOut: true,
-    });
-    if (name === undefined) return undefined;
-    const description = await vscode.window.showInputBox({
-      title: `New ${what} (2/3): description`,
-      prompt: 'What the tool does, in a sentence.',
-      ignoreFocusOut: true,
-    });
-    if (description === undefined) return undefined;
-    const variables = await vscode.window.showInputBox({
-      title: `New ${what} (3/3): variables`,
-      prompt: 'Input names, separated by commas (names may contain spaces); leave empty for none.',
-      placeHolder: kind === 'smart' ? 'city, units' : 'text, target language',
-      ignoreFocusOut: true,
-    });
-    if (variables === undefined) return undefined;
     const folder = await targetFolder();
     if (!folder) {
       void vscode.window.showErrorMessage('Open a folder first: the new tool is created in it.');
       return undefined;
     }
+    const draft = drafts.get(kind) ?? {};
+    drafts.set(kind, draft);
+    const name = await vscode.window.showInputBox({
+      title: `New ${what} (1/3): name`,
+      prompt:
+        kind === 'smart'
+          ? 'tool_name: unique in the workspace; the file is named <tool_name>.json'
+          : 'prompt_name: unique in the workspace; the file is named <prompt_name>.json',
+      placeHolder: kind === 'smart' ? 'weather_lookup' : 'Meeting summariser',
+      value: draft.name,
+      validateInput: (v) => nameProblem(v, folder),
+      ignoreFocusOut: true,
+    });
+    if (name === undefined) return undefined;
+    draft.name = name;
+    const description = await vscode.window.showInputBox({
+      title: `New ${what} (2/3): description`,
+      prompt: 'What the tool does, in a sentence.',
+      value: draft.description,
+      ignoreFocusOut: true,
+    });
+    if (description === undefined) return undefined;
+    draft.description = description;
+    const variables = await vscode.window.showInputBox({
+      title: `New ${what} (3/3): variables`,
+      prompt: 'Input names, separated by commas (names may contain spaces); leave empty for none.',
+      placeHolder: kind === 'smart' ? 'city, units' : 'text, target language',
+      value: draft.variables,
+      validateInput: variablesProblem,
+      ignoreFocusOut: true,
+    });
+    if (variables === undefined) return undefined;
+    draft.variables = variables;
     const uri = vscode.Uri.joinPath(folder, fileNameFor(name));
-    if (await exists(uri)) {
-      void vscode.window.showErrorMessage(`${uri.fsPath} already exists: choose another name.`);
-      return undefined;
-    }
     const answers = { name: name.trim(), description: description.trim(), variables: parseVariableList(variables) };
     const content = await queries.newDefinition(kind, answers);
     if (content === undefined) {
       void vscode.window.showErrorMessage(
-        `Could not create the ${what}: the Tool Definition language server is not running (see the Tool Definitions log).`,
+        `Could not create the ${what}: the Tool Definition language server is not running (see the Tool Definitions log). Your answers are kept for the next try.`,
       );
       return undefined;
     }
     await vscode.workspace.fs.writeFile(uri, Buffer.from(content, 'utf8'));
+    drafts.delete(kind);
     await vscode.window.showTextDocument(uri);
     return uri;
   };
+}
+
+/** Why a name cannot be a new tool's: empty, not usable as its file's name, or taken in the workspace. */
+async function nameProblem(typed: string, folder: vscode.Uri): Promise<string | undefined> {
+  const name = typed.trim();
+  if (!name) return 'A tool needs a name.';
+  const file = fileNameFor(name);
+  if (file !== `${name}.json`) {
+    const refused = [...name].find((c) => /[\p{Cc}<>:"/\\|?*]/u.test(c));
+    return refused
+      ? `"${refused}" cannot be in the name: the file is named <name>.json, and file systems refuse it.`
+      : 'Not a name a file can have as it is (spaces in a row, a dot at an end, a name Windows reserves, or over 120 characters): the file is named <name>.json.';
+  }
+  if (await exists(vscode.Uri.joinPath(folder, file))) return `${file} exists in this folder: choose another name.`;
+  const elsewhere = await vscode.workspace.findFiles(
+    `**/${file.replace(/[[\]{}*?]/g, '[$&]')}`,
+    '**/node_modules/**',
+    1,
+  );
+  if (elsewhere.length)
+    return `${vscode.workspace.asRelativePath(elsewhere[0])} has this name: a tool's name is unique in the workspace.`;
+  return undefined;
+}
+
+/** Variable names cannot hold what ends a placeholder. */
+function variablesProblem(typed: string): string | undefined {
+  const bad = parseVariableList(typed).find((v) => /\{\{|\}\}/.test(v));
+  return bad ? `"${bad}": a variable name cannot contain {{ or }}.` : undefined;
 }
 
 async function targetFolder(): Promise<vscode.Uri | undefined> {

@@ -1,5 +1,4 @@
 /** The file name an upload's part carries: safe on every OS, named for the tool. */
-import { basename } from 'node:path';
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 const MAX_NAME = 120;
@@ -32,7 +31,8 @@ export function sanitizeFileName(name: string): string {
 export function uploadFileName(toolName: string | undefined, filePath: string | undefined): string {
   const name = toolName?.trim();
   if (name) return `${sanitizeFileName(name)}.json`;
-  let own = filePath ? basename(filePath.replace(/\\/g, '/')) : '';
+  // The last segment of a path or URI, either separator (this module also runs in a browser: no node:path).
+  let own = filePath ? (filePath.replace(/\\/g, '/').replace(/\/+$/, '').split('/').pop() ?? '') : '';
   if (filePath && /^[a-z][a-z0-9+.-]+:\/\//i.test(filePath)) {
     try {
       own = decodeURIComponent(own); // a file:// or vscode-remote:// URI
