@@ -21,6 +21,7 @@ import { registerEmbeddedEditing } from './embedded/features';
 import { EmbeddedViews } from './embedded/views';
 import { DocumentQueries } from './documentQueries';
 import { TestExplorer } from './tests/explorer';
+import { CheckTaskProvider, TASK_TYPE } from './checkTask';
 
 let client: LanguageClient | undefined;
 
@@ -51,6 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     tests,
     outputDiagnostics,
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
+    vscode.tasks.registerTaskProvider(TASK_TYPE, new CheckTaskProvider(context)),
     ...adoptDefinitionDocuments(queries, log),
     ...trackActiveKind(queries),
     ...registerCodeLenses(queries),

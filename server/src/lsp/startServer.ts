@@ -4,12 +4,14 @@ import {
   FileChangeType,
   FileOperationPatternKind,
   ResponseError,
+  SymbolKind,
   TextDocuments,
   TextDocumentSyncKind,
   type CancellationToken,
   type Connection,
   type InitializeResult,
   type Position,
+  type SymbolInformation,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DocumentKindNotification, WorkspaceTrustNotification } from '../protocol';
@@ -31,6 +33,9 @@ import type { ServerRuntime } from './runtime';
 import { runInSlices } from './slices';
 import { warmUpPython } from './warmUp';
 import { DefinitionIndex } from './workspaceIndex';
+
+/** Go to Symbol in Workspace lists at most this many tools and variables. */
+const MAX_WORKSPACE_SYMBOLS = 500;
 
 /**
  * The language server on `connection`: the same in Node and in a browser's web worker, with what
@@ -92,6 +97,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: ['quickfix', 'refactor.rewrite'] },
         documentSymbolProvider: true,
+        workspaceSymbolProvider: true,
         definitionProvider: true,
         referencesProvider: true,
         documentHighlightProvider: true,
@@ -422,6 +428,24 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       const model = await readyModelOf(p.textDocument.uri, token);
       return model ? service.findDocumentSymbols(model) : [];
     }),
+  );
+
+  // Go to Symbol in Workspace: tools by name, and their variables (the outline's kinds).
+  connection.onWorkspaceSymbol((p, token) =>
+    runSafe(connection, 'workspace symbols', [], token, () =>
+      index.symbols(p.query, MAX_WORKSPACE_SYMBOLS).map((s): SymbolInformation => ({
+        name: s.name,
+        kind: s.what === 'tool' ? SymbolKind.Module : SymbolKind.Variable,
+        ...(s.container === undefined ? {} : { containerName: s.container }),
+        location: {
+          uri: s.uri,
+          range: {
+            start: { line: s.line, character: s.character },
+            end: { line: s.line, character: s.character + s.length },
+          },
+        },
+      })),
+    ),
   );
 
   connection.onDefinition((p, token) =>

@@ -5,13 +5,28 @@ import { mayBeDefinition } from '../service/kind';
 import { ToolModel } from '../service/model';
 import type { Namesakes, RelatedLocation, WorkspaceIndex } from '../service/validation/context';
 
-interface Entry {
-  /** The URI as given (the maps are keyed by `fileKey`). */
-  readonly uri: string;
-  readonly kind: 'smart' | 'llm';
+/** A name in a definition: where its JSON string starts (0-based) and how long it is, quotes included. */
+interface NameAt {
   readonly name: string;
   readonly line: number;
   readonly character: number;
+  readonly length: number;
+}
+
+interface Entry extends NameAt {
+  /** The URI as given (the maps are keyed by `fileKey`). */
+  readonly uri: string;
+  readonly kind: 'smart' | 'llm';
+  /** Its variables' names, for workspace symbols. */
+  readonly variables: readonly NameAt[];
+}
+
+/** A workspace symbol: a tool by its name, or a variable of one. */
+export interface NamedSymbol extends NameAt {
+  readonly uri: string;
+  readonly what: 'tool' | 'variable';
+  /** A variable's tool. */
+  readonly container?: string;
 }
 
 /** A definition file on disk, with its last modification time. */
@@ -20,6 +35,7 @@ interface DiskEntry extends Entry {
 }
 
 const MAX_FILES = 20_000;
+const MAX_VARIABLES = 200;
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
 /**
@@ -55,6 +71,34 @@ export class DefinitionIndex implements WorkspaceIndex {
       else consider(key, e);
     }
     return { shown, total };
+  }
+
+  /**
+   * Tools and variables whose names hold the query's characters in order (any case), tools first, at
+   * most `max`: Go to Symbol in Workspace (Ctrl+T).
+   */
+  symbols(query: string, max: number): NamedSymbol[] {
+    const wanted = [...query.toLowerCase()].filter((c) => !/\s/.test(c));
+    const matches = (name: string): boolean => {
+      let i = 0;
+      for (const c of name.toLowerCase()) if (c === wanted[i]) i++;
+      return i === wanted.length;
+    };
+    const tools: NamedSymbol[] = [];
+    const variables: NamedSymbol[] = [];
+    const seen = new Set<string>();
+    for (const [key, e] of [...this.open, ...this.onDisk]) {
+      if (seen.has(key)) continue; // an open document stands for its file
+      seen.add(key);
+      if (!e) continue;
+      if (matches(e.name)) tools.push({ ...e, what: 'tool' });
+      for (const v of e.variables)
+        if (matches(v.name)) variables.push({ ...v, uri: e.uri, what: 'variable', container: e.name });
+      if (tools.length >= max) break;
+    }
+    const byName = (a: NamedSymbol, b: NamedSymbol): number =>
+      a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.uri.localeCompare(b.uri);
+    return [...tools.sort(byName), ...variables.sort(byName)].slice(0, max);
   }
 
   /** Records an open document's current name; returns true when the name changed. */
@@ -122,12 +166,12 @@ export class DefinitionIndex implements WorkspaceIndex {
 function entryOf(model: ToolModel): Entry | null {
   const node = model.toolNameNode;
   if (!model.kind || !node || !node.value) return null;
-  const pos = model.document.positionAt(node.offset);
-  return {
-    uri: model.document.uri,
-    kind: model.kind,
-    name: node.value as string,
-    line: pos.line,
-    character: pos.character,
+  const at = (n: { offset: number; length: number }, name: string): NameAt => {
+    const pos = model.document.positionAt(n.offset);
+    return { name, line: pos.line, character: pos.character, length: n.length };
   };
+  const variables = model.variables
+    .flatMap((v) => (v.nameNode && v.name ? [at(v.nameNode, v.name)] : []))
+    .slice(0, MAX_VARIABLES);
+  return { ...at(node, node.value as string), uri: model.document.uri, kind: model.kind, variables };
 }
