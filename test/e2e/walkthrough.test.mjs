@@ -23,7 +23,10 @@ workbenchTest('Get Started with Tool Definitions: five steps, each with its page
   // The page is a webview: frames inside frames.
   const shown = async () => {
     for (const frame of page.frames()) {
-      const text = await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+      const text = await frame
+        .locator('body')
+        .innerText({ timeout: 1000 })
+        .catch(() => '');
       if (text.includes('Save as Test Case') && text.includes('Approve Output')) return true;
     }
     return false;
