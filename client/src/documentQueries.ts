@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { BaseLanguageClient as LanguageClient, RequestType } from 'vscode-languageclient';
 import {
+  EmbeddedLineRequest,
   TestSuiteRequest,
   ValidateJsonRequest,
   AddTestCaseRequest,
@@ -114,6 +115,13 @@ export class DocumentQueries {
   /** The edit that appends a golden case to a tests file whose text is `text` (empty: a new file). */
   addTestCase(uri: vscode.Uri, text: string, c: NewCase): Promise<AddCaseResult> {
     return this.ask(AddTestCaseRequest, { uri: uri.toString(), text, case: c }, { error: NO_SERVER });
+  }
+
+  /** Where line `line` (1-based) of the field's decoded content starts in the document; null when not there. */
+  embeddedLine(doc: vscode.TextDocument, field: EmbeddedField, line: number): Promise<vscode.Position | null> {
+    return this.ask(EmbeddedLineRequest, { ...textOf(doc), field, line }, null).then(
+      (p) => p && new vscode.Position(p.line, p.character),
+    );
   }
 
   /** A tests file (open, else on disk) read with its definition; null when it cannot be read. */

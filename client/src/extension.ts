@@ -22,6 +22,7 @@ import { EmbeddedViews } from './embedded/views';
 import { DocumentQueries } from './documentQueries';
 import { TestExplorer } from './tests/explorer';
 import { CheckTaskProvider, TASK_TYPE } from './checkTask';
+import { registerTracebackLinks } from './run/tracebackLinks';
 
 let client: LanguageClient | undefined;
 
@@ -58,6 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...registerCodeLenses(queries),
     ...registerStatusBar(queries),
     ...registerEmbeddedEditing(embedded),
+    ...registerTracebackLinks(queries, results, embedded),
     ...registerCommands({
       extension: context,
       log,

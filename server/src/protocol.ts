@@ -96,6 +96,16 @@ export interface EmbeddedAnswer {
 /** The decoded content of tool_code or model_prompt; null when the field is absent or not a string. */
 export const EmbeddedRequest = new RequestType<EmbeddedParams, EmbeddedAnswer | null, void>('tooldef/embedded');
 
+/**
+ * Where line `line` (1-based) of the field's decoded content starts in the definition (a traceback's
+ * `File "tool_code", line 13`); null when the field or the line is not there.
+ */
+export const EmbeddedLineRequest = new RequestType<
+  DocumentText & { field: EmbeddedField; line: number },
+  Position | null,
+  void
+>('tooldef/embeddedLine');
+
 /** The edit that makes the field hold `content`, escaped as JSON; null when it is no longer a string. */
 export const WriteEmbeddedRequest = new RequestType<
   DocumentText & { field: EmbeddedField; content: string },

@@ -53,6 +53,47 @@ workbenchTest(
   },
 );
 
+const FAILING = {
+  ...GREETER,
+  metadata: {
+    ...GREETER.metadata,
+    tool_code: 'def execute(variables):\n    name = variables["name"]\n    raise ValueError("no " + name)\n',
+  },
+};
+
+workbenchTest(
+  "a traceback's tool_code line is a link in the terminal: it opens that line inside the JSON",
+  { files: { 'greeter.json': FAILING }, settings: { 'terminal.integrated.gpuAcceleration': 'off' } },
+  async ({ page }) => {
+    await quickOpen(page, 'greeter.json');
+    const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Run with Defaults' });
+    await lens.waitFor({ timeout: 90_000 });
+    await lens.click();
+    const frame = page.locator('.terminal-wrapper .xterm-rows span', { hasText: 'line 3' }).first();
+    await frame.waitFor({ timeout: 120_000 });
+    await screenshot(page, 'run-04-traceback');
+    // The terminal re-renders its rows (the cursor blinks): clicked where the text is, not on the element.
+    const box = await frame.boundingBox();
+    assert.ok(box, 'the frame line on screen');
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(x, y);
+    // Hovered, the terminal shows the link with the provider's tooltip; Ctrl+click follows it.
+    await page.getByText('Open line 3 of tool_code').first().waitFor({ timeout: 30_000 });
+    await page.mouse.move(x, y);
+    await page.keyboard.down('Control');
+    await page.mouse.down();
+    await page.mouse.up();
+    await page.keyboard.up('Control');
+    // Line 3 of tool_code starts inside the JSON string on the file's line 5, after `\n` escapes.
+    const text = JSON.stringify(FAILING, null, 2);
+    const row = text.split('\n').findIndex((l) => l.includes('"tool_code"'));
+    const column = text.split('\n')[row].indexOf('    raise') + 1;
+    await page.locator('.statusbar-item', { hasText: `Ln ${row + 1}, Col ${column}` }).waitFor({ timeout: 30_000 });
+    await screenshot(page, 'run-05-traceback-line');
+  },
+);
+
 const broken = { ...GREETER, metadata: { ...GREETER.metadata, timestamp: 'yesterday' } };
 workbenchTest(
   'in Restricted Mode running is disabled while diagnostics keep working',

@@ -77,6 +77,29 @@ describe('commands', () => {
     assert.deepEqual(await lensCommands(other), []);
   });
 
+  it('runs a tool again in its own terminal and result tab, not new ones', async () => {
+    const uri = await writeFixture(
+      'rerun_tool.json',
+      smartTool('rerun_tool', 'def execute(variables):\n    return "ran"\n'),
+    );
+    await openAs(uri, 'tooldef');
+    const results: unknown[] = [];
+    for (let i = 0; i < 2; i++)
+      results.push(await vscode.commands.executeCommand('tooldef.runSmartToolWithDefaults', uri));
+    assert.deepEqual(
+      results.map((r) => (r as { ok: boolean; result?: string }).result),
+      ['ran', 'ran'],
+    );
+    assert.equal(vscode.window.terminals.filter((t) => t.name === 'Run: rerun_tool').length, 1);
+    const resultTabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'tooldef-result');
+    assert.deepEqual(
+      resultTabs.map((t) => t.label.replace(/\(.*\)/, '(…)')),
+      ['rerun_tool result (…)'],
+    );
+  });
+
   it('refuses Edit as Python on an LLM tool and Edit model_prompt on a smart tool', async () => {
     const smart = await writeFixture('refuse_smart.json', smartTool('refuse_smart'));
     const llm = await writeFixture('refuse_llm.json', llmTool('refuse_llm'));

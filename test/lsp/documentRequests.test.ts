@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import {
   AvatarEditsRequest,
   CheckOutputRequest,
+  EmbeddedLineRequest,
   EmbeddedRequest,
   KindRequest,
   LlmToolRequest,
@@ -21,6 +22,8 @@ import {
   type UploadValidation,
   type VariableSummary,
 } from '../../server/src/protocol';
+import type { Position } from 'vscode-languageserver-types';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { llmTool, smartTool } from '../helpers';
 import { PNG_256 } from '../unit/images';
 import { LspClient } from './lspClient';
@@ -113,6 +116,26 @@ describe('the client asks the server about documents', () => {
     assert.equal(await ask(EmbeddedRequest.method, { uri: URI, text: llmTool(), field: 'tool_code' }), null);
     assert.equal(
       await ask(WriteEmbeddedRequest.method, { uri: URI, text: llmTool(), field: 'tool_code', content: 'x' }),
+      null,
+    );
+  });
+
+  test("tooldef/embeddedLine: where a line of tool_code starts in the JSON (a traceback's line)", async () => {
+    const code = 'def execute(variables):\n\tx = "\u00e9"\n    return x\n';
+    const text = smartTool({ code });
+    const doc = TextDocument.create(URI, 'json', 1, text);
+    const at = (line: number) =>
+      ask<Position | null>(EmbeddedLineRequest.method, { uri: URI, text, field: 'tool_code', line });
+    // Line 3 starts after the escaped newline that ends line 2 (`\t`, `\"` and `é` are escapes before it).
+    const third = await at(3);
+    assert.ok(third);
+    assert.equal(text.slice(doc.offsetAt(third), doc.offsetAt(third) + 'return x'.length + 4), '    return x');
+    const first = await at(1);
+    assert.equal(text.slice(doc.offsetAt(first!), doc.offsetAt(first!) + 3), 'def');
+    assert.equal(await at(6), null);
+    assert.equal(await at(0), null);
+    assert.equal(
+      await ask(EmbeddedLineRequest.method, { uri: URI, text: llmTool(), field: 'tool_code', line: 1 }),
       null,
     );
   });

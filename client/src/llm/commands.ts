@@ -30,7 +30,11 @@ export function previewPromptCommand(ctx: LlmContext) {
   return async (uri?: vscode.Uri): Promise<string | undefined> => {
     const prepared = await prepare(ctx.queries, uri);
     if (!prepared) return undefined;
-    await ctx.results.show(`${prepared.tool.name ?? 'LLM tool'} prompt`, prepared.prompt);
+    await ctx.results.show(
+      `${prepared.tool.name ?? 'LLM tool'} prompt`,
+      prepared.prompt,
+      prepared.definition.toString(),
+    );
     return prepared.prompt;
   };
 }
@@ -51,7 +55,7 @@ export function runLlmToolCommand(ctx: LlmContext) {
     const vscodeModel = endpoint.baseUrl ? undefined : await pickVsCodeModel(ctx.extension, tool.modelIds);
     if (!endpoint.baseUrl && !vscodeModel) return undefined;
     const apiKey = await llmApiKey(ctx.extension);
-    const editor = await ctx.results.show(`${name} answer`, '');
+    const editor = await ctx.results.show(`${name} answer`, '', definition.toString());
     const answerUri = editor.document.uri;
     let text = '';
     let timer: NodeJS.Timeout | undefined;

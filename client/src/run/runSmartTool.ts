@@ -13,6 +13,7 @@ import type { DocumentQueries } from '../documentQueries';
 import { chooseInterpreter, pickInterpreter } from './interpreter';
 import type { ResultDocuments } from './results';
 import { secretValues } from './secrets';
+import { RunTerminal } from './runTerminal';
 import { readRunSettings } from './settings';
 import { offerToSave } from '../tests/saveCase';
 
@@ -119,8 +120,11 @@ async function askInputs(
   return values;
 }
 
-/** Runs in the integrated terminal (live output, Ctrl+C stops) with a cancellable progress notification. */
-function runInTerminal(
+/**
+ * Runs in the tool's integrated terminal (live output, Ctrl+C stops; the same terminal for each of its
+ * runs) with a cancellable progress notification.
+ */
+async function runInTerminal(
   ctx: RunContext,
   key: string,
   tool: RunnableTool,
@@ -128,56 +132,46 @@ function runInTerminal(
   opts: { python?: string; timeoutMs: number; memoryMb: number; secrets: Record<string, string> },
 ): Promise<RunResult> {
   const name = tool.name ?? 'smart tool';
-  const write = new vscode.EventEmitter<string>();
-  const out = (text: string): void => write.fire(text.replace(/\r?\n/g, '\r\n'));
-  return new Promise<RunResult>((resolve) => {
-    let handle: RunHandle | undefined;
-    const pty: vscode.Pseudoterminal = {
-      onDidWrite: write.event,
-      open: () => {
-        out(
-          `\x1b[2mRunning ${name} with limits ${formatDuration(opts.timeoutMs)} / ${formatMemory(opts.memoryMb)}…\x1b[0m\n`,
-        );
-        handle = startRun({
-          code: tool.code,
-          requirements: tool.requirements,
-          variables,
-          python: opts.python,
-          timeoutMs: opts.timeoutMs,
-          memoryMb: opts.memoryMb,
-          secrets: opts.secrets,
-          cacheDir: vscode.Uri.joinPath(ctx.extension.globalStorageUri, 'envs').fsPath,
-          onProgress: (p) => out(`\x1b[2m[${p.stage}] ${p.message}\x1b[0m\n`),
-          // pip's output, live in the terminal (dimmed: it is set-up, not the tool) and in the log.
-          onLog: (text) => {
-            out(`\x1b[2m${text}\x1b[0m`);
-            ctx.log.info(text.trimEnd());
-          },
-          onStdout: out,
-          onStderr: (text) => out(`\x1b[31m${text}\x1b[0m`),
-        });
-        active.set(key, handle);
-        void vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: `Running ${name}`, cancellable: true },
-          (_progress, token) => {
-            token.onCancellationRequested(() => handle?.stop());
-            return handle!.result;
-          },
-        );
-        void handle.result.then((result) => {
-          active.delete(key);
-          out(`\n\x1b[1m${summary(name, result)}\x1b[0m\n`);
-          resolve(result);
-        });
-      },
-      close: () => handle?.stop(),
-      handleInput: (data) => {
-        if (data === '\x03') handle?.stop();
-      },
-    };
-    const terminal = vscode.window.createTerminal({ name: `Run: ${name}`, pty });
-    terminal.show(true);
+  const terminal = RunTerminal.of(key, name);
+  let handle: RunHandle | undefined;
+  await terminal.start(() => handle?.stop());
+  const out = (text: string): void => terminal.out(text);
+  out(
+    `\x1b[2mRunning ${name} with limits ${formatDuration(opts.timeoutMs)} / ${formatMemory(opts.memoryMb)}…\x1b[0m\n`,
+  );
+  handle = startRun({
+    code: tool.code,
+    requirements: tool.requirements,
+    variables,
+    python: opts.python,
+    timeoutMs: opts.timeoutMs,
+    memoryMb: opts.memoryMb,
+    secrets: opts.secrets,
+    cacheDir: vscode.Uri.joinPath(ctx.extension.globalStorageUri, 'envs').fsPath,
+    onProgress: (p) => out(`\x1b[2m[${p.stage}] ${p.message}\x1b[0m\n`),
+    // pip's output, live in the terminal (dimmed: it is set-up, not the tool) and in the log.
+    onLog: (text) => {
+      out(`\x1b[2m${text}\x1b[0m`);
+      ctx.log.info(text.trimEnd());
+    },
+    onStdout: out,
+    onStderr: (text) => out(`\x1b[31m${text}\x1b[0m`),
   });
+  active.set(key, handle);
+  void vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Running ${name}`, cancellable: true },
+    (_progress, token) => {
+      token.onCancellationRequested(() => handle?.stop());
+      return handle!.result;
+    },
+  );
+  const result = await handle.result;
+  active.delete(key);
+  terminal.done();
+  // The traceback too: its `File "tool_code", line N` frames are links to the code.
+  if (result.error?.traceback) out(`\n\x1b[31m${result.error.traceback.trimEnd()}\x1b[0m\n`);
+  out(`\n\x1b[1m${summary(name, result)}\x1b[0m\n`);
+  return result;
 }
 
 function summary(name: string, r: RunResult): string {
@@ -198,7 +192,7 @@ async function report(
   const stats = `${formatDuration(r.elapsedMs)}, ${r.peakMemoryMb.toFixed(1)} MB`;
   for (const notice of r.notices) ctx.log.info(notice);
   if (r.ok) {
-    await ctx.results.show(`${name} result (${stats})`, r.result!);
+    await ctx.results.show(`${name} result (${stats})`, r.result!, ran.definition.toString());
     void offerToSave(ctx.queries, ran.definition, `${name} returned (${stats}).`, ran.variables, r.result!);
     return r;
   }
@@ -212,6 +206,11 @@ async function report(
     r.limit ? `${name} was killed: ${e.message}` : e.message,
     ...(detail ? ['Show Details'] : []),
   );
-  if (choice) await ctx.results.show(`${name} ${e.kind === 'setup' ? 'setup output' : 'traceback'}`, detail!);
+  if (choice)
+    await ctx.results.show(
+      `${name} ${e.kind === 'setup' ? 'setup output' : 'traceback'}`,
+      detail!,
+      ran.definition.toString(),
+    );
   return r;
 }

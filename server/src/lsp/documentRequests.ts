@@ -2,6 +2,7 @@ import type { Connection } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   AddTestCaseRequest,
+  EmbeddedLineRequest,
   AvatarEditsRequest,
   CheckOutputRequest,
   EmbeddedRequest,
@@ -17,7 +18,7 @@ import {
 import { inspectBase64Image } from '../service/avatar';
 import { formatBytes } from '../service/format';
 import { setAvatarEdits } from '../service/avatarEdit';
-import { embeddedRanges, readEmbedded, writeEmbedded } from '../service/embeddedField';
+import { embeddedLineStart, embeddedRanges, readEmbedded, writeEmbedded } from '../service/embeddedField';
 import { ToolModel } from '../service/model';
 import { newDefinitionText } from '../service/templates';
 import { runnableTool } from '../engine/run/definition';
@@ -91,6 +92,14 @@ export function registerDocumentRequests(
     runSafe(connection, 'add test case', { error: 'The case could not be added.' }, token, () =>
       testsSupport().addTestCase(p.text, parseJson(p.text), p.case),
     ),
+  );
+
+  connection.onRequest(EmbeddedLineRequest, (p, token) =>
+    runSafe(connection, 'embedded line', null, token, () => {
+      const embedded = readEmbedded(p.uri, p.text, p.field);
+      const offset = embedded && embeddedLineStart(embedded, p.line);
+      return offset === undefined ? null : TextDocument.create(p.uri, 'json', 0, p.text).positionAt(offset);
+    }),
   );
 
   connection.onRequest(WriteEmbeddedRequest, (p, token) =>

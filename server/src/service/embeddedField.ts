@@ -37,6 +37,17 @@ export function embeddedRanges(
   );
 }
 
+/** Where line `line` (1-based) of the field's decoded content starts, as a document offset. */
+export function embeddedLineStart(embedded: EmbeddedText, line: number): number | undefined {
+  let at = 0;
+  for (let i = 1; i < line; i++) {
+    const end = embedded.text.indexOf('\n', at);
+    if (end < 0) return undefined;
+    at = end + 1;
+  }
+  return line >= 1 ? embedded.toDocument(at) : undefined;
+}
+
 /**
  * The one edit of the definition's text that makes `field` hold `content`: the literal's characters
  * between the quotes, escaped as JSON. Undefined when the field is gone or no longer a string (the
