@@ -23,9 +23,9 @@ export class DefinitionCodeLenses implements vscode.CodeLensProvider {
         lens('$(open-preview) Preview Prompt', 'tooldef.previewPrompt'),
         lens('$(play) Run LLM Tool', 'tooldef.runLlmTool'),
         upload,
-        lens('Edit Prompt', 'tooldef.editModelPrompt'),
+        lens('$(edit) Edit model_prompt', 'tooldef.editModelPrompt'),
       ];
-    const edit = lens('$(edit) Edit as Python', 'tooldef.editToolCode');
+    const edit = lens('$(edit) Edit tool_code as Python', 'tooldef.editToolCode');
     if (!vscode.workspace.isTrusted) return [upload, edit];
     return [
       lens('$(play) Run Smart Tool', 'tooldef.runSmartTool'),

@@ -146,7 +146,7 @@ export class DocumentQueries {
   }
 }
 
-const NO_SERVER = 'The Tool Definition language server is not running; see the Tool Definitions log.';
+const NO_SERVER = 'The Tool Definition language server is not running; see the Tool Definition log.';
 
 function textOf(doc: vscode.TextDocument): DocumentText {
   return { uri: doc.uri.toString(), text: doc.getText(), kind: associatedKind(doc) ?? null };

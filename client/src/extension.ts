@@ -27,7 +27,7 @@ import { registerTracebackLinks } from './run/tracebackLinks';
 let client: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const log = vscode.window.createOutputChannel('Tool Definitions', { log: true });
+  const log = vscode.window.createOutputChannel('Tool Definition', { log: true });
   client = createClient(context, log);
   // Everything the client needs to know about a definition's content it asks the server, once started.
   const started = client.start().then(

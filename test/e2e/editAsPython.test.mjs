@@ -26,7 +26,7 @@ workbenchTest(
   { files: { 'quoter.json': TOOL } },
   async ({ page, folder }) => {
     await quickOpen(page, 'quoter.json');
-    const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Edit as Python' });
+    const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Edit tool_code as Python' });
     await lens.waitFor({ timeout: 90_000 });
     await lens.click();
     const tab = page.locator('.tabs-container .tab.active', { hasText: 'tool_code.py' });

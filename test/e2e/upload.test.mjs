@@ -100,7 +100,7 @@ workbenchTest(
     await runFromPalette(page, 'Tool Definition: Show Log');
     await sleep(1500); // log files are flushed asynchronously
     const logs = [...filesUnder(join(userData, 'logs')), serverLog];
-    const ours = logs.filter((f) => f.endsWith('Tool Definitions.log'));
+    const ours = logs.filter((f) => f.endsWith('Tool Definition.log'));
     assert.ok(
       ours.some((f) => readFileSync(f, 'utf8').includes('POST ')),
       `the extension's log records the upload: ${ours.join(', ')}`,

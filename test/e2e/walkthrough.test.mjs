@@ -7,9 +7,9 @@ const STEPS = ['Create a tool', 'See what is wrong, as you type', 'Run it', 'Kee
 
 const workbenchTest = e2eSuite('walkthrough');
 
-workbenchTest('Get Started with Tool Definitions: five steps, each with its page', { files: {} }, async ({ page }) => {
+workbenchTest('Get Started: Tool Definition: five steps, each with its page', { files: {} }, async ({ page }) => {
   await runFromPalette(page, 'Welcome: Open Walkthrough...');
-  const item = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Tool Definitions' });
+  const item = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started: Tool Definition' });
   await item.waitFor({ timeout: 60_000 });
   await item.click();
   const steps = page.locator('.getting-started-step .step-title');

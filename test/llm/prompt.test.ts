@@ -182,6 +182,8 @@ describe('fillPrompt', () => {
     );
     assert.equal(r.text, '{{ text }} {{Text}} x {{nope}}');
     assert.deepEqual(r.unknown, [' text ', 'Text', 'nope']);
+    // Told apart for the preview, which says what the editor's placeholder-whitespace says.
+    assert.deepEqual(r.spaced, [' text ']);
     assert.deepEqual(r.missing, []);
   });
 

@@ -55,7 +55,7 @@ export function newToolCommand(queries: DocumentQueries, kind: 'smart' | 'llm') 
     const content = await queries.newDefinition(kind, answers);
     if (content === undefined) {
       void vscode.window.showErrorMessage(
-        `Could not create the ${what}: the Tool Definition language server is not running (see the Tool Definitions log). Your answers are kept for the next try.`,
+        `Could not create the ${what}: the Tool Definition language server is not running (see the Tool Definition log). Your answers are kept for the next try.`,
       );
       return undefined;
     }

@@ -171,9 +171,15 @@ async function prepare(
   }
   for (const p of validateInputs(tool, values)) void vscode.window.showWarningMessage(p.message);
   const filled = fillPrompt(tool, values);
-  if (filled.unknown.length)
+  // Said as the editor's diagnostics say it: spaces around a name are part of it (placeholder-whitespace).
+  for (const name of filled.spaced)
     void vscode.window.showWarningMessage(
-      `The prompt names variables that are not declared, left as they are: ${filled.unknown.join(', ')}.`,
+      `The spaces are part of the name, so "{{${name}}}" does not match variable "${name.trim()}" and is left as written: write "{{${name.trim()}}}".`,
+    );
+  const unknown = filled.unknown.filter((n) => !filled.spaced.includes(n));
+  if (unknown.length)
+    void vscode.window.showWarningMessage(
+      `The prompt names variables that are not declared, left as they are: ${unknown.map((n) => `"${n}"`).join(', ')}.`,
     );
   return { tool, prompt: filled.text, values, definition: doc.uri };
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 
 export const RESULT_SCHEME = 'tooldef-result';
+const OUTPUT_LANGUAGE = 'tooldef-output';
 
 /**
  * Read-only documents holding what a run returned (or its traceback). The tab title carries the
@@ -38,7 +39,11 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
       this.contents.delete(previous.toString());
     }
     if (owner !== undefined) this.shownFor.set(owner, uri);
-    const doc = await vscode.workspace.openTextDocument(uri);
+    // Its own language, so that long lines (a prompt, an answer) wrap (package.json's configurationDefaults).
+    const doc = await vscode.languages.setTextDocumentLanguage(
+      await vscode.workspace.openTextDocument(uri),
+      OUTPUT_LANGUAGE,
+    );
     return vscode.window.showTextDocument(doc, { preview: false, viewColumn });
   }
 

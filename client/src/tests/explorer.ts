@@ -10,7 +10,7 @@ import { TestTree } from './testTree';
  * Approve Output on a golden mismatch, and a "Run N tests" lens on each definition that has cases.
  */
 export class TestExplorer implements vscode.Disposable, vscode.CodeLensProvider {
-  readonly controller = vscode.tests.createTestController('tooldef', 'Tool Definitions');
+  readonly controller = vscode.tests.createTestController('tooldef', 'Tool Definition');
   readonly tree: TestTree;
   readonly onDidChangeCodeLenses: vscode.Event<void>;
   private readonly disposables: vscode.Disposable[];

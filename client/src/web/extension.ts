@@ -38,7 +38,7 @@ const UNAVAILABLE: Record<string, string> = {
 };
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const log = vscode.window.createOutputChannel('Tool Definitions', { log: true });
+  const log = vscode.window.createOutputChannel('Tool Definition', { log: true });
   const serverMain = vscode.Uri.joinPath(context.extensionUri, 'dist', 'web', 'server.js');
   const clientOptions: LanguageClientOptions = {
     initializationOptions: { trusted: vscode.workspace.isTrusted },

@@ -272,6 +272,11 @@ export interface FillResult {
   readonly missing: readonly string[];
   /** Names of placeholders that are not declared variables: left as-is. Unique, first-occurrence order. */
   readonly unknown: readonly string[];
+  /**
+   * Of those, the ones with spaces around a declared variable's name (`{{ product }}`): the service
+   * matches names exactly, so they are left as-is too (the editor's `placeholder-whitespace`).
+   */
+  readonly spaced: readonly string[];
   /** Offsets (in the template) of `{{` that are never closed: left as-is. */
   readonly unclosed: readonly number[];
 }
@@ -314,6 +319,7 @@ export function fillPrompt(
   const replacements: Replacement[] = [];
   const missing = new Set<string>();
   const unknown = new Set<string>();
+  const spaced = new Set<string>();
   const unclosed: number[] = [];
   for (const p of placeholders) {
     if (!p.closed) {
@@ -322,6 +328,7 @@ export function fillPrompt(
     }
     if (declared && !declared.has(p.name)) {
       unknown.add(p.name);
+      if (declared.has(p.name.trim())) spaced.add(p.name);
       continue;
     }
     const value = lookup(values, p.name);
@@ -336,7 +343,7 @@ export function fillPrompt(
     last = p.end;
   }
   text += template.slice(last);
-  return { text, replacements, missing: [...missing], unknown: [...unknown], unclosed };
+  return { text, replacements, missing: [...missing], unknown: [...unknown], spaced: [...spaced], unclosed };
 }
 
 /** The defaults of every input, ready to pre-fill a form or to preview with. */
