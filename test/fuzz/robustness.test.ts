@@ -431,7 +431,7 @@ function check(text: string, opts: CheckOptions): Violation[] {
     : (call(
         'collectProblems',
         undefined,
-        () => collectProblems(model, service.settings, WORKSPACE),
+        () => collectProblems(model, service.settings, WORKSPACE).problems,
         opts.validationLimitMs ?? limit,
         false,
       ) ?? []);

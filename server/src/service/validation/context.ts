@@ -30,6 +30,12 @@ export interface RelatedLocation {
   readonly message: string;
 }
 
+/**
+ * At most this many problems of a file are shown, as VS Code's JSON support caps its own: a generated
+ * file with a million would otherwise stall the server and the editor.
+ */
+export const MAX_PROBLEMS = 5000;
+
 export interface Problem {
   readonly code: RuleCode;
   readonly offset: number;
@@ -59,6 +65,13 @@ export interface ValidationContext {
   readonly model: ToolModel;
   readonly settings: Settings;
   readonly workspace: WorkspaceIndex | undefined;
+  /**
+   * Whether the file already has as many problems as are shown (MAX_PROBLEMS): a validator with many
+   * more to report counts them with `more` instead of building their messages.
+   */
+  full(): boolean;
+  /** Counts `n` problems found once `full()`, never shown (the file's last diagnostic says how many). */
+  more(n?: number): void;
   report(
     code: RuleCode,
     at: JsonNode | { offset: number; length: number },

@@ -3,7 +3,7 @@ import { toRange } from '../positions';
 import type { ToolModel } from '../model';
 import { LSP_SEVERITY, RULES, type RuleCode, type SeveritySetting } from '../rules';
 import type { Settings } from '../settings';
-import type { Problem, ValidationContext, Validator, WorkspaceIndex } from './context';
+import { MAX_PROBLEMS, type Problem, type ValidationContext, type Validator, type WorkspaceIndex } from './context';
 import { avatar } from './avatar';
 import { email, fileName, duplicateToolName, parameters, timestamp, version } from './metadata';
 import { modelVersion } from './models';
@@ -38,19 +38,30 @@ const DEFINITION: readonly Validator[] = [
 /** The embedded-Python rules of a smart tool's tool_code. */
 const PYTHON: readonly Validator[] = [pythonCode, variableKeys, requirements];
 
+/** The file's problems, at most MAX_PROBLEMS of them; `dropped` counts those found past that. */
+export interface Problems {
+  readonly problems: readonly Problem[];
+  readonly dropped: number;
+}
+
 export function collectProblems(
   model: ToolModel,
   settings: Settings,
   workspace?: WorkspaceIndex,
   embeddedPython = true,
-): Problem[] {
+): Problems {
   const problems: Problem[] = [];
+  let dropped = 0;
   const ctx: ValidationContext = {
     model,
     settings,
     workspace,
+    full: () => problems.length >= MAX_PROBLEMS,
+    more: (n = 1) => void (dropped += n),
     report(code, at, message, data, related) {
-      problems.push({ code, offset: at.offset, length: at.length, message, data, related });
+      if (effectiveSeverity(code, settings) === 'off') return;
+      if (problems.length >= MAX_PROBLEMS) dropped++;
+      else problems.push({ code, offset: at.offset, length: at.length, message, data, related });
     },
   };
   for (const v of ALWAYS) v(ctx);
@@ -58,15 +69,21 @@ export function collectProblems(
     for (const v of DEFINITION) v(ctx);
     if (embeddedPython) for (const v of PYTHON) v(ctx);
   }
-  return problems;
+  return { problems, dropped };
 }
 
-export function toDiagnostics(model: ToolModel, problems: readonly Problem[], settings: Settings): Diagnostic[] {
+export function toDiagnostics(model: ToolModel, { problems, dropped }: Problems, settings: Settings): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const p of [...problems].sort((a, b) => a.offset - b.offset)) {
+  const sorted = [...problems].sort((a, b) => a.offset - b.offset);
+  for (const [i, p] of sorted.entries()) {
     const severity = effectiveSeverity(p.code, settings);
     if (severity === 'off') continue;
-    const d = Diagnostic.create(toRange(model, p), p.message, LSP_SEVERITY[severity], p.code, 'tooldef');
+    // Past the cap, the last problem shown says how many more there are.
+    const message =
+      dropped && i === sorted.length - 1
+        ? `${p.message} (${dropped.toLocaleString('en-US')} more problem${dropped === 1 ? '' : 's'} in this file ${dropped === 1 ? 'is' : 'are'} not shown: fix these first.)`
+        : p.message;
+    const d = Diagnostic.create(toRange(model, p), message, LSP_SEVERITY[severity], p.code, 'tooldef');
     if (p.data) d.data = p.data;
     if (p.related?.length) {
       d.relatedInformation = p.related.map((r) =>

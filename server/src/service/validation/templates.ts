@@ -15,6 +15,11 @@ export const placeholders: Validator = (ctx) => {
       used[exact.index] = 1;
       continue;
     }
+    // Past the file's cap, counted only: a generated prompt may hold hundreds of thousands.
+    if (ctx.full()) {
+      ctx.more();
+      continue;
+    }
     // Positions are mapped only for placeholders that are reported.
     const at = prompt.embedded.rangeToDocument(p.start, p.end);
     if (!p.closed) {
