@@ -1,6 +1,11 @@
 import * as vscode from 'vscode';
-import type { BaseLanguageClient as LanguageClient, RequestType } from 'vscode-languageclient';
+import type {
+  BaseLanguageClient as LanguageClient,
+  Diagnostic as LspDiagnostic,
+  RequestType,
+} from 'vscode-languageclient';
 import {
+  DiagnoseRequest,
   EmbeddedLineRequest,
   TestSuiteRequest,
   ValidateJsonRequest,
@@ -115,6 +120,11 @@ export class DocumentQueries {
   /** The edit that appends a golden case to a tests file whose text is `text` (empty: a new file). */
   addTestCase(uri: vscode.Uri, text: string, c: NewCase): Promise<AddCaseResult> {
     return this.ask(AddTestCaseRequest, { uri: uri.toString(), text, case: c }, { error: NO_SERVER });
+  }
+
+  /** The diagnostics `text` would get as the content of `doc` (an embedded view's unsaved edits, written back). */
+  diagnose(doc: vscode.TextDocument, text: string): Promise<LspDiagnostic[]> {
+    return this.ask(DiagnoseRequest, { ...textOf(doc), text }, []);
   }
 
   /** Where line `line` (1-based) of the field's decoded content starts in the document; null when not there. */

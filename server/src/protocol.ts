@@ -12,7 +12,7 @@ import type { UploadValidation } from './engine/upload/types';
 import type { AddCaseResult, NewCase } from './service/tests/addCase';
 import type { Expectations, ExpectKey, InputValue } from './service/tests/testsFile';
 import type { SuiteTool } from './engine/tests/suite';
-import type { Range } from 'vscode-languageserver-types';
+import type { Diagnostic, Range } from 'vscode-languageserver-types';
 
 /**
  * Custom messages between the client and the server; both sides import this one module. The client
@@ -60,6 +60,12 @@ export interface DocumentText {
   /** The kind `tooldef.files.associations` forces, if any. */
   readonly kind?: Kind | null;
 }
+
+/**
+ * The diagnostics a definition's text would get (an embedded view's unsaved content, written back
+ * in memory), as the editor's own: the same settings and workspace.
+ */
+export const DiagnoseRequest = new RequestType<DocumentText, Diagnostic[], void>('tooldef/diagnose');
 
 /** The document's kind: the forced one, else what its content makes it; null when not a definition. */
 export const KindRequest = new RequestType<DocumentText, Kind | null, void>('tooldef/kind');

@@ -61,3 +61,27 @@ workbenchTest(
     await screenshot(page, 'edit-02-written-back');
   },
 );
+
+workbenchTest(
+  'the Python view\'s squiggles follow typing, before any save, and variables[" completes the variables',
+  { files: { 'quoter.json': TOOL } },
+  async ({ page }) => {
+    await quickOpen(page, 'quoter.json');
+    const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Edit tool_code as Python' });
+    await lens.waitFor({ timeout: 90_000 });
+    await lens.click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'tool_code.py' }).waitFor({ timeout: 60_000 });
+    const editor = page.locator('.editor-group-container.active .monaco-editor');
+    await editor.locator('textarea').focus();
+    await page.keyboard.press('Control+End');
+    // Completion after variables[": the definition's variables.
+    await page.keyboard.type('x = variables["');
+    const suggestion = page.locator('.suggest-widget .monaco-list-row', { hasText: 'name' });
+    await suggestion.waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Escape');
+    // A key no variable has, not saved: the view shows the definition's unknown-variable-key at once.
+    await page.keyboard.type('nmae"]');
+    await editor.locator('.squiggly-error').first().waitFor({ timeout: 30_000 });
+    await screenshot(page, 'edit-03-unsaved-squiggle');
+  },
+);

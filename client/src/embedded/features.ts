@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { EmbeddedField } from '../../../server/src/protocol';
 import { LANGUAGE_ID } from '../definitionDocuments';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { EmbeddedViews } from './views';
 
 /** Edit tool_code as Python / Edit model_prompt: the field as a document of its own, beside the file. */
@@ -16,9 +17,13 @@ export function editEmbeddedCommand(views: EmbeddedViews, field: EmbeddedField) 
   };
 }
 
+/** How long typing in a view pauses before its diagnostics are asked for again. */
+const TYPING_PAUSE_MS = 250;
+
 export function registerEmbeddedEditing(views: EmbeddedViews): vscode.Disposable[] {
   const diagnostics = vscode.languages.createDiagnosticCollection('tooldef-embedded');
   let generation = 0;
+  let typing: NodeJS.Timeout | undefined;
   // Answers arrive in any order: only the latest mirroring is shown.
   const mirror = (): void => {
     const mine = ++generation;
@@ -37,7 +42,20 @@ export function registerEmbeddedEditing(views: EmbeddedViews): vscode.Disposable
       if (e.uris.some((u) => viewed.has(u.toString()))) mirror();
     }),
     vscode.workspace.onDidOpenTextDocument((d) => views.isView(d.uri) && mirror()),
+    // Typing in a view: its squiggles follow, a moment after the typing stops.
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (!e.contentChanges.length || !views.isView(e.document.uri)) return;
+      clearTimeout(typing);
+      typing = setTimeout(mirror, TYPING_PAUSE_MS);
+    }),
+    { dispose: () => clearTimeout(typing) },
     vscode.workspace.onDidCloseTextDocument((d) => views.isView(d.uri) && diagnostics.delete(d.uri)),
+    vscode.languages.registerCompletionItemProvider(
+      { language: 'python', pattern: new vscode.RelativePattern(views.links.folder, '**/*.tool_code.py') },
+      { provideCompletionItems: (view, position) => variableKeyCompletions(views, view, position) },
+      '"',
+      "'",
+    ),
     vscode.languages.registerCompletionItemProvider(
       { language: 'markdown', pattern: new vscode.RelativePattern(views.links.folder, '**/*.model_prompt.md') },
       { provideCompletionItems: (view, position) => placeholderCompletions(views, view, position) },
@@ -50,33 +68,120 @@ function embeddedViews(views: EmbeddedViews): vscode.TextDocument[] {
   return vscode.workspace.textDocuments.filter((d) => views.isView(d.uri));
 }
 
-/** The definition's diagnostics inside an embedded field, at the same characters of its own view, by view. */
+/** A diagnostic with its place in a text as offsets, before it is placed in a view. */
+interface Found {
+  readonly start: number;
+  readonly end: number;
+  readonly message: string;
+  readonly severity: vscode.DiagnosticSeverity;
+  readonly code?: string | number;
+  readonly source?: string;
+  readonly tags?: vscode.DiagnosticTag[];
+}
+
+/**
+ * The definition's diagnostics inside an embedded field, at the same characters of its own view, by
+ * view. A view with unsaved edits gets those its content would get once written back (asked of the
+ * server), so that its squiggles follow the typing, not the last save.
+ */
 async function mirrorDiagnostics(views: EmbeddedViews): Promise<[vscode.Uri, vscode.Diagnostic[]][]> {
   const all: [vscode.Uri, vscode.Diagnostic[]][] = [];
   for (const view of embeddedViews(views)) {
     const { definition, field } = views.links.resolve(view.uri)!;
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === definition.toString());
     if (!doc) continue;
-    const diagnostics = vscode.languages.getDiagnostics(definition);
-    const ranges = diagnostics.map((d): [number, number] => [doc.offsetAt(d.range.start), doc.offsetAt(d.range.end)]);
-    const placed = (await views.queries.embedded(definition, doc.getText(), field, ranges))?.ranges ?? [];
+    const found = view.isDirty ? await unsaved(views, doc, view, field) : published(doc);
+    if (!found) continue;
+    const placed =
+      (
+        await views.queries.embedded(
+          definition,
+          found.text,
+          field,
+          found.list.map((f): [number, number] => [f.start, f.end]),
+        )
+      )?.ranges ?? [];
     const mapped: vscode.Diagnostic[] = [];
-    for (const [i, d] of diagnostics.entries()) {
+    for (const [i, f] of found.list.entries()) {
       const at = placed[i];
       if (!at) continue;
       const copy = new vscode.Diagnostic(
         new vscode.Range(at.start.line, at.start.character, at.end.line, at.end.character),
-        d.message,
-        d.severity,
+        f.message,
+        f.severity,
       );
-      copy.code = d.code;
-      copy.source = d.source;
-      copy.tags = d.tags;
+      copy.code = f.code;
+      copy.source = f.source;
+      copy.tags = f.tags;
       mapped.push(copy);
     }
     all.push([view.uri, mapped]);
   }
   return all;
+}
+
+/** The diagnostics the language server published for the definition as it is. */
+function published(doc: vscode.TextDocument): { text: string; list: Found[] } {
+  const list = vscode.languages.getDiagnostics(doc.uri).map((d) => ({
+    start: doc.offsetAt(d.range.start),
+    end: doc.offsetAt(d.range.end),
+    message: d.message,
+    severity: d.severity,
+    code: typeof d.code === 'object' ? d.code.value : d.code,
+    source: d.source,
+    tags: d.tags,
+  }));
+  return { text: doc.getText(), list };
+}
+
+/** Those the definition would get with the view's unsaved content written back into its field. */
+async function unsaved(
+  views: EmbeddedViews,
+  doc: vscode.TextDocument,
+  view: vscode.TextDocument,
+  field: EmbeddedField,
+): Promise<{ text: string; list: Found[] } | undefined> {
+  const edit = await views.queries.writeEmbedded(doc.uri, doc.getText(), field, view.getText());
+  if (!edit) return undefined;
+  const before = doc.getText();
+  const text = before.slice(0, edit.offset) + edit.newText + before.slice(edit.offset + edit.length);
+  const lines = TextDocument.create(doc.uri.toString(), 'json', 0, text);
+  const list = (await views.queries.diagnose(doc, text)).map((d) => ({
+    start: lines.offsetAt(d.range.start),
+    end: lines.offsetAt(d.range.end),
+    message: typeof d.message === 'string' ? d.message : d.message.value,
+    severity: (d.severity ?? 1) - 1,
+    code: typeof d.code === 'object' ? undefined : d.code,
+    source: d.source,
+    tags: d.tags?.map((t) => (t === 1 ? vscode.DiagnosticTag.Unnecessary : vscode.DiagnosticTag.Deprecated)),
+  }));
+  return { text, list };
+}
+
+/** The definition (open) that a view edits. */
+function definitionOf(views: EmbeddedViews, view: vscode.TextDocument): vscode.TextDocument | undefined {
+  const target = views.links.resolve(view.uri)?.definition.toString();
+  return target === undefined ? undefined : vscode.workspace.textDocuments.find((d) => d.uri.toString() === target);
+}
+
+/** `variables["` or `variables.get("` in the tool_code view: the definition's variable names, as in the JSON. */
+async function variableKeyCompletions(
+  views: EmbeddedViews,
+  view: vscode.TextDocument,
+  position: vscode.Position,
+): Promise<vscode.CompletionItem[]> {
+  const before = view.lineAt(position.line).text.slice(0, position.character);
+  const key = /\bvariables(?:\[|\.get\()\s*(["'])([^"'\\]*)$/.exec(before);
+  const definition = key && definitionOf(views, view);
+  if (!key || !definition) return [];
+  const range = new vscode.Range(position.line, position.character - key[2].length, position.line, position.character);
+  return (await views.queries.variables(definition)).map((v, i) => {
+    const item = new vscode.CompletionItem(v.name, vscode.CompletionItemKind.Variable);
+    item.range = range;
+    item.documentation = v.description;
+    item.sortText = String(i).padStart(4, '0');
+    return item;
+  });
 }
 
 /** `{{` in an embedded model_prompt: the definition's variable names. */
@@ -88,10 +193,7 @@ async function placeholderCompletions(
   const before = view.lineAt(position.line).text.slice(0, position.character);
   const open = before.lastIndexOf('{{');
   if (open < 0 || before.slice(open).includes('}}')) return [];
-  const link = views.links.resolve(view.uri);
-  if (!link) return [];
-  const target = link.definition.toString();
-  const definition = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target);
+  const definition = definitionOf(views, view);
   if (!definition) return [];
   const variables = await views.queries.variables(definition);
   const after = view.lineAt(position.line).text.slice(position.character);

@@ -1,7 +1,8 @@
-import type { Connection } from 'vscode-languageserver';
+import type { Connection, Diagnostic } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   AddTestCaseRequest,
+  DiagnoseRequest,
   EmbeddedLineRequest,
   AvatarEditsRequest,
   CheckOutputRequest,
@@ -19,6 +20,7 @@ import { inspectBase64Image } from '../service/avatar';
 import { formatBytes } from '../service/format';
 import { setAvatarEdits } from '../service/avatarEdit';
 import { embeddedLineStart, embeddedRanges, readEmbedded, writeEmbedded } from '../service/embeddedField';
+import type { Kind } from '../service/kind';
 import { ToolModel } from '../service/model';
 import { newDefinitionText } from '../service/templates';
 import { runnableTool } from '../engine/run/definition';
@@ -39,6 +41,8 @@ export interface DocumentRequestsContext {
   /** The user's settings as the server has them now. */
   readonly settings: () => Settings;
   readonly workspace: WorkspaceIndex;
+  /** The diagnostics the editor would publish for this text of the document. */
+  readonly diagnose: (uri: string, text: string, kind: Kind | undefined) => Diagnostic[];
   /** The upload gate, where uploads can be made (not in a browser). */
   readonly validateForUpload?: typeof validateForUpload;
 }
@@ -46,7 +50,7 @@ export interface DocumentRequestsContext {
 /** The client's questions about a definition's content (server/src/protocol.ts). */
 export function registerDocumentRequests(
   connection: Connection,
-  { synced, settings, workspace, validateForUpload }: DocumentRequestsContext,
+  { synced, settings, workspace, diagnose, validateForUpload }: DocumentRequestsContext,
 ): void {
   const modelOf = (p: DocumentText): ToolModel =>
     synced(p.uri, p.text) ?? new ToolModel(TextDocument.create(p.uri, 'tooldef', 0, p.text), p.kind ?? undefined);
@@ -92,6 +96,10 @@ export function registerDocumentRequests(
     runSafe(connection, 'add test case', { error: 'The case could not be added.' }, token, () =>
       testsSupport().addTestCase(p.text, parseJson(p.text), p.case),
     ),
+  );
+
+  connection.onRequest(DiagnoseRequest, (p, token) =>
+    runSafe(connection, 'diagnose', [], token, () => diagnose(p.uri, p.text, p.kind ?? undefined)),
   );
 
   connection.onRequest(EmbeddedLineRequest, (p, token) =>

@@ -541,6 +541,8 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
     },
     settings: () => config.settings,
     workspace: index,
+    diagnose: (uri, text, kind) =>
+      service.doValidation(service.parse(TextDocument.create(uri, 'tooldef', 0, text), kind)),
     validateForUpload: runtime.validateForUpload,
   });
   registerTestSuiteRequests(connection, { tests: testsDocument, definitionBeside });
