@@ -19,12 +19,15 @@ import { RESULT_SCHEME, ResultDocuments } from './run/results';
 import { registerStatusBar } from './statusBar';
 import { registerEmbeddedEditing } from './embedded/features';
 import { EmbeddedViews } from './embedded/views';
+import { ProblemsOnce } from './embedded/problemsOnce';
 import { DocumentQueries } from './documentQueries';
 import { TestExplorer } from './tests/explorer';
 import { CheckTaskProvider, TASK_TYPE } from './checkTask';
 import { registerTracebackLinks } from './run/tracebackLinks';
 
 let client: LanguageClient | undefined;
+/** Each problem shown once: the definition's or its open view's (see embedded/problemsOnce.ts). */
+const problems = new ProblemsOnce();
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('Tool Definition', { log: true });
@@ -46,6 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const results = new ResultDocuments();
   const outputDiagnostics = vscode.languages.createDiagnosticCollection('tooldef-output');
   const embedded = new EmbeddedViews(queries, context.storageUri ?? context.globalStorageUri, context.workspaceState);
+  problems.attach(embedded, () => client?.diagnostics);
   const tests = new TestExplorer({ extension: context, log, results, queries });
   context.subscriptions.push(
     log,
@@ -58,7 +62,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...trackActiveKind(queries),
     ...registerCodeLenses(queries),
     ...registerStatusBar(queries),
-    ...registerEmbeddedEditing(embedded),
+    ...registerEmbeddedEditing(embedded, problems),
     ...registerTracebackLinks(queries, results, embedded),
     ...registerCommands({
       extension: context,
@@ -106,6 +110,7 @@ function createClient(context: vscode.ExtensionContext, log: vscode.LogOutputCha
     },
     outputChannel: log,
     traceOutputChannel: log,
+    middleware: { handleDiagnostics: problems.handleDiagnostics },
   };
   return new LanguageClient('tooldef', 'Tool Definition Language Server', serverOptions, clientOptions);
 }

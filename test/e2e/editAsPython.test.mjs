@@ -1,8 +1,9 @@
 // Edit tool_code as Python in a real VS Code (code-server + headless Chromium): the code opens
 // decoded in a Python editor, and saving it writes it back into the JSON string, escaped.
+import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { e2eSuite, quickOpen, screenshot, waitFor } from './codeServer.mjs';
+import { e2eSuite, openProblems, quickOpen, readProblems, screenshot, waitFor } from './codeServer.mjs';
 const CODE = 'def execute(variables):\n    return "Hi \\"" + variables["name"] + "\\""\n';
 const TOOL = {
   version: '1.0',
@@ -83,5 +84,40 @@ workbenchTest(
     await page.keyboard.type('nmae"]');
     await editor.locator('.squiggly-error').first().waitFor({ timeout: 30_000 });
     await screenshot(page, 'edit-03-unsaved-squiggle');
+  },
+);
+
+const MISTYPED = {
+  ...TOOL,
+  metadata: { ...TOOL.metadata, tool_code: CODE.replace('variables["name"]', 'variables["nmae"]') },
+};
+
+workbenchTest(
+  'with the Python view open, a problem in tool_code is listed once, under the view',
+  { files: { 'quoter.json': MISTYPED } },
+  async ({ page }) => {
+    await quickOpen(page, 'quoter.json');
+    await openProblems(page);
+    const keyProblems = async () => (await readProblems(page)).filter((p) => p.text.includes('unknown-variable-key'));
+    const where = async () => {
+      const rows = await page.locator('.markers-panel .monaco-list-row[aria-level="1"] .label-name').allInnerTexts();
+      return { rows, problems: await keyProblems() };
+    };
+    await waitFor(async () => (await keyProblems()).length === 1, {
+      timeout: 90_000,
+      what: 'the problem under quoter.json',
+    });
+    assert.equal((await keyProblems())[0].file, 'quoter.json');
+    const lens = page.locator('.contentWidgets .codelens-decoration a', { hasText: 'Edit tool_code as Python' });
+    await lens.click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'tool_code.py' }).waitFor({ timeout: 60_000 });
+    await waitFor(
+      async () => {
+        const found = await keyProblems();
+        return found.length === 1 && found[0].file === 'quoter.tool_code.py';
+      },
+      { timeout: 30_000, what: `the problem under the view only (${JSON.stringify(await where())})` },
+    );
+    await screenshot(page, 'edit-04-problems-once');
   },
 );

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { EmbeddedField } from '../../../server/src/protocol';
 import { LANGUAGE_ID } from '../definitionDocuments';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ProblemsOnce } from './problemsOnce';
 import type { EmbeddedViews } from './views';
 
 /** Edit tool_code as Python / Edit model_prompt: the field as a document of its own, beside the file. */
@@ -20,14 +21,14 @@ export function editEmbeddedCommand(views: EmbeddedViews, field: EmbeddedField) 
 /** How long typing in a view pauses before its diagnostics are asked for again. */
 const TYPING_PAUSE_MS = 250;
 
-export function registerEmbeddedEditing(views: EmbeddedViews): vscode.Disposable[] {
+export function registerEmbeddedEditing(views: EmbeddedViews, problems: ProblemsOnce): vscode.Disposable[] {
   const diagnostics = vscode.languages.createDiagnosticCollection('tooldef-embedded');
   let generation = 0;
   let typing: NodeJS.Timeout | undefined;
   // Answers arrive in any order: only the latest mirroring is shown.
   const mirror = (): void => {
     const mine = ++generation;
-    void mirrorDiagnostics(views).then((all) => {
+    void mirrorDiagnostics(views, problems).then((all) => {
       if (mine !== generation) return;
       diagnostics.clear();
       for (const [uri, list] of all) diagnostics.set(uri, list);
@@ -41,7 +42,11 @@ export function registerEmbeddedEditing(views: EmbeddedViews): vscode.Disposable
       const viewed = new Set(embeddedViews(views).map((d) => views.links.resolve(d.uri)!.definition.toString()));
       if (e.uris.some((u) => viewed.has(u.toString()))) mirror();
     }),
-    vscode.workspace.onDidOpenTextDocument((d) => views.isView(d.uri) && mirror()),
+    vscode.workspace.onDidOpenTextDocument((d) => {
+      if (!views.isView(d.uri)) return;
+      mirror();
+      problems.refresh(views.links.resolve(d.uri)!.definition);
+    }),
     // Typing in a view: its squiggles follow, a moment after the typing stops.
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (!e.contentChanges.length || !views.isView(e.document.uri)) return;
@@ -49,7 +54,11 @@ export function registerEmbeddedEditing(views: EmbeddedViews): vscode.Disposable
       typing = setTimeout(mirror, TYPING_PAUSE_MS);
     }),
     { dispose: () => clearTimeout(typing) },
-    vscode.workspace.onDidCloseTextDocument((d) => views.isView(d.uri) && diagnostics.delete(d.uri)),
+    vscode.workspace.onDidCloseTextDocument((d) => {
+      if (!views.isView(d.uri)) return;
+      diagnostics.delete(d.uri);
+      problems.refresh(views.links.resolve(d.uri)!.definition);
+    }),
     vscode.languages.registerCompletionItemProvider(
       { language: 'python', pattern: new vscode.RelativePattern(views.links.folder, '**/*.tool_code.py') },
       { provideCompletionItems: (view, position) => variableKeyCompletions(views, view, position) },
@@ -84,13 +93,16 @@ interface Found {
  * view. A view with unsaved edits gets those its content would get once written back (asked of the
  * server), so that its squiggles follow the typing, not the last save.
  */
-async function mirrorDiagnostics(views: EmbeddedViews): Promise<[vscode.Uri, vscode.Diagnostic[]][]> {
+async function mirrorDiagnostics(
+  views: EmbeddedViews,
+  problems: ProblemsOnce,
+): Promise<[vscode.Uri, vscode.Diagnostic[]][]> {
   const all: [vscode.Uri, vscode.Diagnostic[]][] = [];
   for (const view of embeddedViews(views)) {
     const { definition, field } = views.links.resolve(view.uri)!;
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === definition.toString());
     if (!doc) continue;
-    const found = view.isDirty ? await unsaved(views, doc, view, field) : published(doc);
+    const found = view.isDirty ? await unsaved(views, doc, view, field) : published(doc, problems);
     if (!found) continue;
     const placed =
       (
@@ -120,9 +132,9 @@ async function mirrorDiagnostics(views: EmbeddedViews): Promise<[vscode.Uri, vsc
   return all;
 }
 
-/** The diagnostics the language server published for the definition as it is. */
-function published(doc: vscode.TextDocument): { text: string; list: Found[] } {
-  const list = vscode.languages.getDiagnostics(doc.uri).map((d) => ({
+/** The diagnostics the language server published for the definition as it is (the field's included). */
+function published(doc: vscode.TextDocument, problems: ProblemsOnce): { text: string; list: Found[] } {
+  const list = problems.publishedFor(doc.uri).map((d) => ({
     start: doc.offsetAt(d.range.start),
     end: doc.offsetAt(d.range.end),
     message: d.message,
