@@ -225,29 +225,34 @@ describe('Edit tool_code as Python', () => {
     }
   });
 
-  it("shows the definition's diagnostics inside tool_code in the view, at the same characters", async () => {
+  it("shows the definition's diagnostics inside tool_code in the view instead, at the same characters", async () => {
     const code = 'def execute(variables):\n\treturn "\\t" + variables["nmae"]\n';
     const definition = await openAs(
       await writeFixture('py_diagnostics.json', smartTool('py_diagnostics', code)),
       'tooldef',
     );
+    const codeOf = (d: vscode.Diagnostic) => String(typeof d.code === 'object' ? d.code.value : d.code);
+    const inDefinition = await until('the diagnostic in the definition', () =>
+      vscode.languages.getDiagnostics(definition.document.uri).find((d) => codeOf(d) === 'unknown-variable-key'),
+    );
     const view = await vscode.commands.executeCommand<vscode.TextEditor>(
       'tooldef.editToolCode',
       definition.document.uri,
     );
-    const codeOf = (d: vscode.Diagnostic) => String(typeof d.code === 'object' ? d.code.value : d.code);
     const mirrored = await until('the diagnostic in the view', () =>
       vscode.languages.getDiagnostics(view.document.uri).find((d) => codeOf(d) === 'unknown-variable-key'),
     );
-    const inDefinition = vscode.languages
-      .getDiagnostics(definition.document.uri)
-      .find((d) => codeOf(d) === 'unknown-variable-key')!;
     assert.equal(
       view.document.getText(mirrored.range),
       JSON.parse(`"${definition.document.getText(inDefinition.range)}"`),
     );
     assert.ok(view.document.getText(mirrored.range).includes('nmae'));
     assert.equal(mirrored.message, inDefinition.message);
+    // Listed once: while the view is open, the definition no longer shows it.
+    await until(
+      'the definition to leave it to the view',
+      () => !vscode.languages.getDiagnostics(definition.document.uri).some((d) => codeOf(d) === 'unknown-variable-key'),
+    );
   });
 
   it('warns that a lone surrogate in tool_code cannot survive a file, and still opens the view', async () => {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { EmbeddedField } from '../../../server/src/protocol';
+import type { EmbeddedField, VariableSummary } from '../../../server/src/protocol';
 import { LANGUAGE_ID } from '../definitionDocuments';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ProblemsOnce } from './problemsOnce';
@@ -187,13 +187,22 @@ async function variableKeyCompletions(
   const definition = key && definitionOf(views, view);
   if (!key || !definition) return [];
   const range = new vscode.Range(position.line, position.character - key[2].length, position.line, position.character);
-  return (await views.queries.variables(definition)).map((v, i) => {
-    const item = new vscode.CompletionItem(v.name, vscode.CompletionItemKind.Variable);
-    item.range = range;
-    item.documentation = v.description;
-    item.sortText = String(i).padStart(4, '0');
-    return item;
-  });
+  return (await views.queries.variables(definition)).map((v, i) => variableItem(v, i, range, v.name));
+}
+
+/** A declared variable as a completion item, in the outline's order. */
+function variableItem(
+  v: VariableSummary,
+  index: number,
+  range: vscode.Range,
+  insertText: string,
+): vscode.CompletionItem {
+  const item = new vscode.CompletionItem(v.name, vscode.CompletionItemKind.Variable);
+  item.range = range;
+  item.insertText = insertText;
+  item.documentation = v.description;
+  item.sortText = String(index).padStart(4, '0');
+  return item;
 }
 
 /** `{{` in an embedded model_prompt: the definition's variable names. */
@@ -211,11 +220,5 @@ async function placeholderCompletions(
   const after = view.lineAt(position.line).text.slice(position.character);
   const closed = after.startsWith('}}');
   const range = new vscode.Range(position.line, open + 2, position.line, position.character);
-  return variables.map((v) => {
-    const item = new vscode.CompletionItem(v.name, vscode.CompletionItemKind.Variable);
-    item.range = range;
-    item.insertText = closed ? v.name : `${v.name}}}`;
-    item.documentation = v.description;
-    return item;
-  });
+  return variables.map((v, i) => variableItem(v, i, range, closed ? v.name : `${v.name}}}`));
 }
