@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
-import type {
-  BaseLanguageClient as LanguageClient,
-  Diagnostic as LspDiagnostic,
-  RequestType,
+import {
+  CodeActionKind,
+  CodeActionRequest,
+  type BaseLanguageClient as LanguageClient,
+  type Diagnostic as LspDiagnostic,
+  type RequestType,
 } from 'vscode-languageclient';
 import {
   DiagnoseRequest,
-  EmbeddedLineRequest,
+  EmbeddedPositionsRequest,
   TestSuiteRequest,
   ValidateJsonRequest,
   AddTestCaseRequest,
@@ -127,11 +129,22 @@ export class DocumentQueries {
     return this.ask(DiagnoseRequest, { ...textOf(doc), text }, []);
   }
 
-  /** Where line `line` (1-based) of the field's decoded content starts in the document; null when not there. */
-  embeddedLine(doc: vscode.TextDocument, field: EmbeddedField, line: number): Promise<vscode.Position | null> {
-    return this.ask(EmbeddedLineRequest, { ...textOf(doc), field, line }, null).then(
-      (p) => p && new vscode.Position(p.line, p.character),
-    );
+  /** Where positions of the field's decoded content are in the definition (null: not in it). */
+  async embeddedPositions(
+    doc: vscode.TextDocument,
+    field: EmbeddedField,
+    positions: readonly vscode.Position[],
+  ): Promise<(vscode.Position | null)[]> {
+    const params = {
+      ...textOf(doc),
+      field,
+      positions: positions.map((p) => ({ line: p.line, character: p.character })),
+    };
+    const answer = await this.ask(EmbeddedPositionsRequest, params, null);
+    return positions.map((_, i) => {
+      const p = answer?.[i];
+      return p ? new vscode.Position(p.line, p.character) : null;
+    });
   }
 
   /** A tests file (open, else on disk) read with its definition; null when it cannot be read. */
@@ -144,6 +157,27 @@ export class DocumentQueries {
     const answer = await this.ask(ValidateJsonRequest, { schema, value }, undefined);
     if (!answer) throw new Error(NO_SERVER);
     return answer;
+  }
+
+  /**
+   * The server's quick fixes for these diagnostics of a definition at `range` (a view asks with the
+   * definition's own diagnostics, which the Problems panel shows in the view instead).
+   */
+  async fixes(
+    uri: vscode.Uri,
+    range: vscode.Range,
+    diagnostics: readonly vscode.Diagnostic[],
+  ): Promise<vscode.CodeAction[]> {
+    const client = await this.client;
+    if (!client?.isRunning() || !diagnostics.length) return [];
+    const c2p = client.code2ProtocolConverter;
+    const answer = await client.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri: c2p.asUri(uri) },
+      range: c2p.asRange(range),
+      context: { diagnostics: c2p.asDiagnosticsSync([...diagnostics]), only: [CodeActionKind.QuickFix] },
+    });
+    const actions = answer ? await client.protocol2CodeConverter.asCodeActionResult(answer) : [];
+    return actions.filter((a): a is vscode.CodeAction => a instanceof vscode.CodeAction);
   }
 
   /** A request's answer, or `fallback` when the server is not running (it failed to start, or stopped). */

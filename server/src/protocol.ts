@@ -103,14 +103,14 @@ export interface EmbeddedAnswer {
 export const EmbeddedRequest = new RequestType<EmbeddedParams, EmbeddedAnswer | null, void>('tooldef/embedded');
 
 /**
- * Where line `line` (1-based) of the field's decoded content starts in the definition (a traceback's
- * `File "tool_code", line 13`); null when the field or the line is not there.
+ * Where positions of the field's decoded content are in the definition (a traceback's `File
+ * "tool_code", line 13`, a range of the Python view); null for one that is not in it.
  */
-export const EmbeddedLineRequest = new RequestType<
-  DocumentText & { field: EmbeddedField; line: number },
-  Position | null,
+export const EmbeddedPositionsRequest = new RequestType<
+  DocumentText & { field: EmbeddedField; positions: Position[] },
+  (Position | null)[] | null,
   void
->('tooldef/embeddedLine');
+>('tooldef/embeddedPositions');
 
 /** The edit that makes the field hold `content`, escaped as JSON; null when it is no longer a string. */
 export const WriteEmbeddedRequest = new RequestType<

@@ -119,5 +119,19 @@ workbenchTest(
       { timeout: 30_000, what: `the problem under the view only (${JSON.stringify(await where())})` },
     );
     await screenshot(page, 'edit-04-problems-once');
+
+    // The definition's quick fix, in the view: the key becomes the variable's name, in both files.
+    await page.locator('.editor-group-container.active .view-lines span', { hasText: 'nmae' }).first().click();
+    await page.keyboard.press('Control+.');
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Change to' }).first();
+    await fix.waitFor({ timeout: 30_000 });
+    // The first fix is focused: Enter applies it (the widget re-renders too often to be clicked).
+    await page.keyboard.press('Enter');
+    const view = page.locator('.editor-group-container.active .view-lines');
+    await waitFor(async () => (await view.innerText()).replace(/\u00a0/g, ' ').includes('variables["name"]'), {
+      timeout: 30_000,
+      what: 'the fixed key in the view',
+    });
+    await screenshot(page, 'edit-05-fixed-from-view');
   },
 );

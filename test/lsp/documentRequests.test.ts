@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import {
   AvatarEditsRequest,
   CheckOutputRequest,
-  EmbeddedLineRequest,
+  EmbeddedPositionsRequest,
   EmbeddedRequest,
   KindRequest,
   LlmToolRequest,
@@ -120,22 +120,30 @@ describe('the client asks the server about documents', () => {
     );
   });
 
-  test("tooldef/embeddedLine: where a line of tool_code starts in the JSON (a traceback's line)", async () => {
+  test("tooldef/embeddedPositions: where a position of tool_code (a traceback's line, a view's range) is in the JSON", async () => {
     const code = 'def execute(variables):\n\tx = "\u00e9"\n    return x\n';
     const text = smartTool({ code });
     const doc = TextDocument.create(URI, 'json', 1, text);
-    const at = (line: number) =>
-      ask<Position | null>(EmbeddedLineRequest.method, { uri: URI, text, field: 'tool_code', line });
-    // Line 3 starts after the escaped newline that ends line 2 (`\t`, `\"` and `é` are escapes before it).
-    const third = await at(3);
-    assert.ok(third);
-    assert.equal(text.slice(doc.offsetAt(third), doc.offsetAt(third) + 'return x'.length + 4), '    return x');
-    const first = await at(1);
-    assert.equal(text.slice(doc.offsetAt(first!), doc.offsetAt(first!) + 3), 'def');
-    assert.equal(await at(6), null);
-    assert.equal(await at(0), null);
+    const at = (positions: Position[]) =>
+      ask<(Position | null)[] | null>(EmbeddedPositionsRequest.method, {
+        uri: URI,
+        text,
+        field: 'tool_code',
+        positions,
+      });
+    // Line 3 starts after the escaped newline that ends line 2 (`\t`, `\"` and `é` are escapes before it);
+    // `x` on line 2 is after the escaped tab.
+    const [third, x, past, before] = (await at([
+      { line: 2, character: 0 },
+      { line: 1, character: 1 },
+      { line: 9, character: 0 },
+      { line: -1, character: 0 },
+    ]))!;
+    assert.equal(text.slice(doc.offsetAt(third!), doc.offsetAt(third!) + 12), '    return x');
+    assert.equal(text.slice(doc.offsetAt(x!), doc.offsetAt(x!) + 7), 'x = \\"é');
+    assert.deepEqual([past, before], [null, null]);
     assert.equal(
-      await ask(EmbeddedLineRequest.method, { uri: URI, text: llmTool(), field: 'tool_code', line: 1 }),
+      await ask(EmbeddedPositionsRequest.method, { uri: URI, text: llmTool(), field: 'tool_code', positions: [] }),
       null,
     );
   });

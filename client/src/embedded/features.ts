@@ -59,6 +59,11 @@ export function registerEmbeddedEditing(views: EmbeddedViews, problems: Problems
       diagnostics.delete(d.uri);
       problems.refresh(views.links.resolve(d.uri)!.definition);
     }),
+    vscode.languages.registerCodeActionsProvider(
+      { pattern: new vscode.RelativePattern(views.links.folder, '**/*.{tool_code.py,model_prompt.md}') },
+      { provideCodeActions: (view, range) => viewFixes(views, problems, view, range) },
+      { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
+    ),
     vscode.languages.registerCompletionItemProvider(
       { language: 'python', pattern: new vscode.RelativePattern(views.links.folder, '**/*.tool_code.py') },
       { provideCompletionItems: (view, position) => variableKeyCompletions(views, view, position) },
@@ -168,6 +173,27 @@ async function unsaved(
     tags: d.tags?.map((t) => (t === 1 ? vscode.DiagnosticTag.Unnecessary : vscode.DiagnosticTag.Deprecated)),
   }));
   return { text, list };
+}
+
+/**
+ * A view's quick fixes are its definition's: for the definition's problems at the same characters, the
+ * server's fixes, which edit the definition (a clean view then follows it). A view with unsaved edits
+ * has none: the definition does not hold what it shows yet.
+ */
+async function viewFixes(
+  views: EmbeddedViews,
+  problems: ProblemsOnce,
+  view: vscode.TextDocument,
+  range: vscode.Range,
+): Promise<vscode.CodeAction[]> {
+  const link = views.links.resolve(view.uri);
+  const definition = definitionOf(views, view);
+  if (!link || !definition || view.isDirty) return [];
+  const [start, end] = await views.queries.embeddedPositions(definition, link.field, [range.start, range.end]);
+  if (!start || !end) return [];
+  const at = new vscode.Range(start, end);
+  const touching = problems.publishedFor(definition.uri).filter((d) => d.range.intersection(at) !== undefined);
+  return views.queries.fixes(definition.uri, at, touching);
 }
 
 /** The definition (open) that a view edits. */

@@ -80,7 +80,7 @@ async function openToolCodeLine(
   line: number,
 ): Promise<void> {
   const doc = await vscode.workspace.openTextDocument(definition);
-  const at = await queries.embeddedLine(doc, 'tool_code', line);
+  const [at] = await queries.embeddedPositions(doc, 'tool_code', [new vscode.Position(line - 1, 0)]);
   if (!at) {
     void vscode.window.showWarningMessage(`tool_code has no line ${line} any more.`);
     return;

@@ -3,7 +3,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   AddTestCaseRequest,
   DiagnoseRequest,
-  EmbeddedLineRequest,
+  EmbeddedPositionsRequest,
   AvatarEditsRequest,
   CheckOutputRequest,
   EmbeddedRequest,
@@ -19,7 +19,7 @@ import {
 import { inspectBase64Image } from '../service/avatar';
 import { formatBytes } from '../service/format';
 import { setAvatarEdits } from '../service/avatarEdit';
-import { embeddedLineStart, embeddedRanges, readEmbedded, writeEmbedded } from '../service/embeddedField';
+import { embeddedOffsets, embeddedRanges, readEmbedded, writeEmbedded } from '../service/embeddedField';
 import type { Kind } from '../service/kind';
 import { ToolModel } from '../service/model';
 import { newDefinitionText } from '../service/templates';
@@ -102,11 +102,12 @@ export function registerDocumentRequests(
     runSafe(connection, 'diagnose', [], token, () => diagnose(p.uri, p.text, p.kind ?? undefined)),
   );
 
-  connection.onRequest(EmbeddedLineRequest, (p, token) =>
-    runSafe(connection, 'embedded line', null, token, () => {
+  connection.onRequest(EmbeddedPositionsRequest, (p, token) =>
+    runSafe(connection, 'embedded positions', null, token, () => {
       const embedded = readEmbedded(p.uri, p.text, p.field);
-      const offset = embedded && embeddedLineStart(embedded, p.line);
-      return offset === undefined ? null : TextDocument.create(p.uri, 'json', 0, p.text).positionAt(offset);
+      if (!embedded) return null;
+      const doc = TextDocument.create(p.uri, 'json', 0, p.text);
+      return embeddedOffsets(embedded, p.positions).map((o) => (o === undefined ? null : doc.positionAt(o)));
     }),
   );
 

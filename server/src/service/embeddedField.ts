@@ -37,15 +37,16 @@ export function embeddedRanges(
   );
 }
 
-/** Where line `line` (1-based) of the field's decoded content starts, as a document offset. */
-export function embeddedLineStart(embedded: EmbeddedText, line: number): number | undefined {
-  let at = 0;
-  for (let i = 1; i < line; i++) {
-    const end = embedded.text.indexOf('\n', at);
-    if (end < 0) return undefined;
-    at = end + 1;
-  }
-  return line >= 1 ? embedded.toDocument(at) : undefined;
+/**
+ * Where positions of the field's decoded content (a view's, a traceback's line) are in the definition,
+ * as document offsets; undefined for a position past the content.
+ */
+export function embeddedOffsets(embedded: EmbeddedText, positions: readonly Position[]): (number | undefined)[] {
+  const lines = new LineIndex(embedded.text);
+  const lineCount = embedded.text.split('\n').length;
+  return positions.map((p) =>
+    p.line < 0 || p.line >= lineCount || p.character < 0 ? undefined : embedded.toDocument(lines.offsetAt(p)),
+  );
 }
 
 /**
