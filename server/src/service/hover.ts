@@ -16,12 +16,8 @@ export function doHover(model: ToolModel, offset: number, remoteImages = false):
   const kind = model.kind;
   if (!kind || !model.root) return null;
   const target = variableAt(model, offset);
-  if (target && (target.decl || model.prompt)) {
-    const md = target.decl
-      ? describeVariable(model, target.decl)
-      : `**No variable named \`${target.name}\`** — declare it in \`metadata.variables\`.`;
-    return { contents: { kind: MarkupKind.Markdown, value: md }, range: toRange(model, target.span) };
-  }
+  // An undeclared name has its diagnostic (with its suggestion), which the hover shows: nothing to add.
+  if (target) return target.decl ? variableHover(model, target.decl, target.span) : null;
   const node = nodeAtOffset(model.root, offset);
   if (!node || node.type === 'object' || node.type === 'array') return null;
   const isKey = node.parent?.type === 'property' && node.parent.children![0] === node;
@@ -48,6 +44,10 @@ export function doHover(model: ToolModel, offset: number, remoteImages = false):
       parts.push(`\`"${node.value as string}"\`: ${schema.enumDescriptions[i]}`);
   }
   return { contents: { kind: MarkupKind.Markdown, value: parts.join('\n\n') }, range: toRange(model, node) };
+}
+
+function variableHover(model: ToolModel, decl: VariableDecl, span: { offset: number; length: number }): Hover {
+  return { contents: { kind: MarkupKind.Markdown, value: describeVariable(model, decl) }, range: toRange(model, span) };
 }
 
 export function describeVariable(model: ToolModel, v: VariableDecl): string {
