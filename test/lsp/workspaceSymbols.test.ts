@@ -1,7 +1,7 @@
 // Go to Symbol in Workspace (Ctrl+T) over stdio: tools by name, on disk and open (an open document's
 // unsaved names count), and their variables with the tool as container.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -56,6 +56,30 @@ test('workspace symbols: tools and variables whose names hold the query, on disk
     await client.open(uri, weather.replace('weather_lookup', 'forecast'));
     assert.deepEqual(await symbols('wthr'), []);
     assert.deepEqual(await symbols('forecast'), ['tool forecast']);
+  } finally {
+    await client.dispose();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('the workspace scan says in the log what it cannot read, and goes on', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'tooldef-unreadable-'));
+  writeFileSync(join(folder, 'zz_tool.json'), smartTool({ metadata: { tool_name: 'after_the_link' } }));
+  symlinkSync(join(folder, 'gone'), join(folder, 'aa_dangling'));
+  const client = await LspClient.start({ workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'tools' }] });
+  try {
+    const scanned = () => client.log.some((l) => /^Analysed 1 smart tool .* of the workspace/.test(l.message));
+    for (const deadline = Date.now() + 30_000; !scanned() && Date.now() < deadline;) await sleep(20);
+    const warning = client.log.find((l) => l.message.startsWith('Cannot read '));
+    assert.ok(warning, client.log.map((l) => l.message).join('\n'));
+    assert.equal(warning.type, 2, 'a warning');
+    assert.match(warning.message, /aa_dangling: definitions under it are not known/);
+    // The file after the dangling link was still read.
+    const found = await client.request<SymbolInformation[]>('workspace/symbol', { query: 'after_the_link' });
+    assert.deepEqual(
+      found.map((s) => s.name),
+      ['after_the_link'],
+    );
   } finally {
     await client.dispose();
     rmSync(folder, { recursive: true, force: true });

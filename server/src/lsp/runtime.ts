@@ -21,6 +21,9 @@ export interface Disk {
   exists(uri: string): boolean;
   /** The names of the files in a folder; empty when there is no such folder. */
   fileNames(folderUri: string): Promise<string[]>;
-  /** The URIs of the `.json` files a scan of the folder finds (see workspace/jsonFiles.ts). */
-  jsonFiles(folderUri: string): AsyncIterable<string>;
+  /**
+   * The URIs of the `.json` files a scan of the folder finds (see workspace/jsonFiles.ts); a folder it
+   * cannot read, or a link whose target is gone, is given to `onUnreadable` and passed over.
+   */
+  jsonFiles(folderUri: string, onUnreadable?: (uri: string) => void): AsyncIterable<string>;
 }

@@ -34,6 +34,9 @@ import { runInSlices } from './slices';
 import { warmUpPython } from './warmUp';
 import { DefinitionIndex } from './workspaceIndex';
 
+/** The workspace scan names at most this many folders it cannot read in the log. */
+const MAX_UNREADABLE_LOGGED = 20;
+
 /** Go to Symbol in Workspace lists at most this many tools and variables. */
 const MAX_WORKSPACE_SYMBOLS = 500;
 
@@ -117,7 +120,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       void connection.client.register(DidChangeConfigurationNotification.type, { section: 'tooldef' });
       void refreshConfig();
     }
-    void index.scanFolders(workspaceFolders).then(() => {
+    void index.scanFolders(workspaceFolders, logUnreadable).then(() => {
       revalidateAll();
       // Workspaces with smart tools analyse them, and compile the Python analysis, while idle: not
       // on the first open.
@@ -328,11 +331,22 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
   /** Folders created, renamed or deleted in VS Code: their definitions enter or leave the index. */
   function foldersChanged(gone: readonly string[], added: readonly string[]): void {
     for (const uri of gone) index.forgetFolder(uri);
-    void index.scanFolders(added).then(() => {
+    void index.scanFolders(added, logUnreadable).then(() => {
       revalidateAll();
       const tools = smartToolsWhere((key) => added.some((folder) => inFolder(key, folder)));
       if (tools.length) void analyseAheadOf(tools, 'in the folders added');
     }, logScanFailure);
+  }
+
+  /** A folder the scan cannot read (or a dangling link): said in the log (the first few), as `check` says it. */
+  let unreadable = 0;
+  function logUnreadable(uri: string): void {
+    if (++unreadable > MAX_UNREADABLE_LOGGED) return;
+    connection.console.warn(
+      unreadable === MAX_UNREADABLE_LOGGED
+        ? `Cannot read ${uri}, nor more that are not listed: definitions under them are not known to the workspace's checks (duplicate-tool-name).`
+        : `Cannot read ${uri}: definitions under it are not known to the workspace's checks (duplicate-tool-name).`,
+    );
   }
 
   function logScanFailure(e: unknown): void {

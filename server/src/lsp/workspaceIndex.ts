@@ -126,11 +126,12 @@ export class DefinitionIndex implements WorkspaceIndex {
     this.open.delete(fileKey(uri));
   }
 
-  async scanFolders(folders: readonly string[]): Promise<void> {
+  /** Reads the definitions under `folders`; what cannot be read is given to `onUnreadable` and passed over. */
+  async scanFolders(folders: readonly string[], onUnreadable?: (uri: string) => void): Promise<void> {
     if (!this.disk) return;
     let budget = MAX_FILES;
     for (const folder of folders) {
-      for await (const uri of this.disk.jsonFiles(folder)) {
+      for await (const uri of this.disk.jsonFiles(folder, onUnreadable)) {
         if (budget-- <= 0) return;
         await this.updateFile(uri);
       }

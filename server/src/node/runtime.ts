@@ -32,9 +32,10 @@ const nodeDisk: Disk = {
       return [];
     }
   },
-  async *jsonFiles(folderUri) {
+  async *jsonFiles(folderUri, onUnreadable) {
     // Folders of other schemes (remote, virtual) are not on this machine's disk.
     if (!folderUri.startsWith('file:')) return;
-    for await (const path of jsonFilesUnder(fileURLToPath(folderUri))) yield pathToFileURL(path).toString();
+    const unreadable = onUnreadable && ((path: string) => onUnreadable(pathToFileURL(path).toString()));
+    for await (const path of jsonFilesUnder(fileURLToPath(folderUri), unreadable)) yield pathToFileURL(path).toString();
   },
 };
