@@ -103,4 +103,42 @@ describe('runTests for the editor', () => {
     assert.equal(down.outcome.broken, true);
     assert.equal(down.failures[0].message, 'The model is not available.');
   });
+
+  test(
+    'aborting the run stops the case running now; the others do not start',
+    {
+      skip: !hasPython && 'python3 (3.8+) is not installed',
+    },
+    async () => {
+      const suite = await loadSuite(
+        write(
+          'tool',
+          smartTool({ code: 'import time\n\ndef execute(variables):\n    time.sleep(600)\n    return "late"\n' }),
+          '{ "tests": [ { "name": "slow" }, { "name": "never" } ] }',
+        ),
+      );
+      const abort = new AbortController();
+      const started: string[] = [];
+      const results = await runTests([suite], {
+        jobs: 1,
+        run: { cacheDir: join(root, 'cache') },
+        signal: abort.signal,
+        // Stopped as soon as the first case has started: the Test Explorer's Stop.
+        onStart: (_s, c) => {
+          started.push(c.name);
+          abort.abort();
+        },
+      });
+      assert.deepEqual(
+        results.map((r) => [r.case.name, r.outcome.errorType]),
+        [
+          ['slow', 'cancelled'],
+          ['never', 'cancelled'],
+        ],
+      );
+      assert.ok(results.every((r) => !r.passed));
+      assert.deepEqual(started, ['slow']);
+      assert.equal(results[1].failures[0].message, 'The run was stopped before this case started.');
+    },
+  );
 });

@@ -126,8 +126,12 @@ export async function runTests<S extends RunnableSuite>(
         else firstOfSetup.set(key, new Promise<void>((resolve) => (gate.open = resolve)));
       }
       try {
-        options.onStart?.(suite, c);
-        results[i] = await runCase(suite, c, options);
+        // Stopped: the cases not started yet are not started (the one running was stopped by the signal).
+        if (options.signal?.aborted) results[i] = notStarted(suite, c);
+        else {
+          options.onStart?.(suite, c);
+          results[i] = await runCase(suite, c, options);
+        }
         options.onResult?.(results[i]);
       } finally {
         gate.open();
@@ -136,6 +140,12 @@ export async function runTests<S extends RunnableSuite>(
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs, work.length)) }, worker));
   return results;
+}
+
+function notStarted<S extends RunnableSuite>(suite: S, c: CaseOf<S>): CaseResult<S> {
+  const message = 'The run was stopped before this case started.';
+  const outcome: CaseOutcome = { errorType: 'cancelled', errorMessage: message, elapsedMs: 0 };
+  return { suite, case: c, outcome, failures: [{ check: 'run', message }], passed: false };
 }
 
 async function runCase<S extends RunnableSuite>(
