@@ -17,17 +17,42 @@ describe('the tooldef check task', () => {
     });
     const uri = await writeFixture('task_broken.json', text);
     const tasks = await vscode.tasks.fetchTasks({ type: 'tooldef' });
-    const task = tasks.find((t) => t.name === 'check');
-    assert.ok(task, `a check task among ${tasks.map((t) => t.name).join(', ')}`);
-    assert.equal(task.group?.id, vscode.TaskGroup.Build.id);
+    const provided = tasks.find((t) => t.name === 'check');
+    assert.ok(provided, `a check task among ${tasks.map((t) => t.name).join(', ')}`);
+    assert.equal(provided.group?.id, vscode.TaskGroup.Build.id);
+    // The provided task's command on this file only (the folder holds every other suite's fixtures too).
+    const run = provided.execution as vscode.ProcessExecution;
+    assert.deepEqual(run.args.slice(-2), ['check', '.']);
+    const task = new vscode.Task(
+      provided.definition,
+      vscode.workspace.workspaceFolders![0],
+      'check',
+      'tooldef',
+      new vscode.ProcessExecution(run.process, [...run.args.slice(0, -1), 'task_broken.json'], run.options),
+      '$tooldef',
+    );
     const ended = new Promise<number | undefined>((resolve) =>
       vscode.tasks.onDidEndTaskProcess((e) => e.execution.task.name === 'check' && resolve(e.exitCode)),
     );
     await vscode.tasks.executeTask(task);
     assert.equal(await ended, 1, 'check exits 1 when it finds errors');
-    const fromTask = await until("the task's problems for task_broken.json", () => {
-      const found = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'tooldef check');
-      return found.length ? found : undefined;
+    const fromTask = await until(
+      "the task's problems for task_broken.json",
+      () => {
+        const found = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'tooldef check');
+        return found.length ? found : undefined;
+      },
+      // The problem matcher reads the task's terminal in the workbench: slower on a loaded machine.
+      90_000,
+    ).catch((e: Error) => {
+      const all = vscode.languages
+        .getDiagnostics()
+        .flatMap(([u, ds]) =>
+          ds.filter((d) => d.source === 'tooldef check').map((d) => `${u.toString()} ${String(d.code)}`),
+        );
+      throw new Error(
+        `${e.message}; what the task put in the Problems panel: ${all.slice(0, 5).join(' | ') || 'nothing'}`,
+      );
     });
     const mismatch = fromTask.find((d) => d.code === 'default-type-mismatch');
     assert.ok(mismatch, JSON.stringify(fromTask.map((d) => [d.code, d.message])));
