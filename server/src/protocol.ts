@@ -11,7 +11,7 @@ import type { OutputViolation } from './engine/llm/expectedOutput';
 import type { UploadValidation } from './engine/upload/types';
 import type { AddCaseResult, NewCase } from './service/tests/addCase';
 import type { Expectations, ExpectKey, InputValue } from './service/tests/testsFile';
-import type { SuiteTool } from './engine/tests/suite';
+import type { SuiteTool } from './engine/tests/tool';
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
 
 /**

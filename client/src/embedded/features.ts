@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { EmbeddedField, VariableSummary } from '../../../server/src/protocol';
 import { LANGUAGE_ID } from '../definitionDocuments';
+import { findDocument } from '../openDocuments';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ProblemsOnce } from './problemsOnce';
 import type { EmbeddedViews } from './views';
@@ -105,7 +106,7 @@ async function mirrorDiagnostics(
   const all: [vscode.Uri, vscode.Diagnostic[]][] = [];
   for (const view of embeddedViews(views)) {
     const { definition, field } = views.links.resolve(view.uri)!;
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === definition.toString());
+    const doc = findDocument(definition);
     if (!doc) continue;
     const found = view.isDirty ? await unsaved(views, doc, view, field) : published(doc, problems);
     if (!found) continue;
@@ -198,8 +199,8 @@ async function viewFixes(
 
 /** The definition (open) that a view edits. */
 function definitionOf(views: EmbeddedViews, view: vscode.TextDocument): vscode.TextDocument | undefined {
-  const target = views.links.resolve(view.uri)?.definition.toString();
-  return target === undefined ? undefined : vscode.workspace.textDocuments.find((d) => d.uri.toString() === target);
+  const definition = views.links.resolve(view.uri)?.definition;
+  return definition && findDocument(definition);
 }
 
 /** `variables["` or `variables.get("` in the tool_code view: the definition's variable names, as in the JSON. */

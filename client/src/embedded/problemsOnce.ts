@@ -1,4 +1,5 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { findDocument } from '../openDocuments';
 import type { EmbeddedViews } from './views';
 
 /**
@@ -62,12 +63,11 @@ export class ProblemsOnce {
   private async insideOpenViews(uri: vscode.Uri, all: readonly vscode.Diagnostic[]): Promise<boolean[]> {
     const inside = all.map(() => false);
     const views = this.views;
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    const doc = findDocument(uri);
     if (!views || !doc || !all.length) return inside;
-    const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.toString()));
     const ranges = all.map((d): [number, number] => [doc.offsetAt(d.range.start), doc.offsetAt(d.range.end)]);
     for (const view of views.links.viewsOf(uri)) {
-      if (!open.has(view.toString())) continue;
+      if (!findDocument(view)) continue;
       const field = views.links.resolve(view)!.field;
       const placed = (await views.queries.embedded(uri, doc.getText(), field, ranges))?.ranges ?? [];
       placed.forEach((p, i) => (inside[i] ||= p !== null));

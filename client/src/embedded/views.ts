@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { EmbeddedField, OffsetEdit } from '../../../server/src/protocol';
 import type { DocumentQueries } from '../documentQueries';
+import { findDocument } from '../openDocuments';
 import { ViewLinks } from './links';
 
 /** A UTF-16 surrogate without its pair: JSON can escape one, a UTF-8 file cannot hold it. */
@@ -256,11 +257,6 @@ function readText(uri: vscode.Uri): Thenable<string | undefined> {
     (b) => Buffer.from(b).toString('utf8'),
     () => undefined,
   );
-}
-
-function findDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
-  const key = uri.toString();
-  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key && !d.isClosed);
 }
 
 function isInEditor(uri: vscode.Uri): boolean {

@@ -2,9 +2,14 @@ import * as vscode from 'vscode';
 
 const PICKED_KEY = 'tooldef.llm.vscodeModel';
 
-/** Whether VS Code offers language models here (an extension such as GitHub Copilot provides them). */
+/** The language models VS Code offers here (an extension such as GitHub Copilot provides them). */
+async function offeredModels(): Promise<vscode.LanguageModelChat[]> {
+  return typeof vscode.lm?.selectChatModels === 'function' ? vscode.lm.selectChatModels() : [];
+}
+
+/** Whether VS Code offers language models here. */
 export async function hasVsCodeModels(): Promise<boolean> {
-  return typeof vscode.lm?.selectChatModels === 'function' && (await vscode.lm.selectChatModels()).length > 0;
+  return (await offeredModels()).length > 0;
 }
 
 /**
@@ -15,7 +20,7 @@ export async function pickVsCodeModel(
   ext: vscode.ExtensionContext,
   modelIds: readonly string[],
 ): Promise<vscode.LanguageModelChat | undefined> {
-  const models = typeof vscode.lm?.selectChatModels === 'function' ? await vscode.lm.selectChatModels() : [];
+  const models = await offeredModels();
   if (!models.length) return undefined;
   for (const id of modelIds) {
     const named = models.find((m) => m.id === id || m.family === id);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { goldenFileName } from '../../../server/src/engine/tests';
+import { definitionPathFor, goldenFileName, isTestsFileName } from '../../../server/src/engine/tests';
 import { LANGUAGE_ID } from '../definitionDocuments';
 import type { RunContext } from '../run/runSmartTool';
 import { runRequest } from './runCases';
@@ -48,9 +48,7 @@ export class TestExplorer implements vscode.Disposable, vscode.CodeLensProvider 
   runTestsCommand() {
     return async (uri?: vscode.Uri): Promise<void> => {
       uri ??= vscode.window.activeTextEditor?.document.uri;
-      const definition = uri?.path.endsWith('.tests.json')
-        ? uri.with({ path: uri.path.replace(/\.tests\.json$/, '.json') })
-        : uri;
+      const definition = uri && isTestsFileName(uri.path) ? uri.with({ path: definitionPathFor(uri.path) }) : uri;
       if (!definition || !this.tree.itemForDefinition(definition)) await this.tree.discover();
       const item = definition && this.tree.itemForDefinition(definition);
       await this.run(item ? [item] : undefined);

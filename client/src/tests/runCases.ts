@@ -1,6 +1,6 @@
-import { availableParallelism } from 'node:os';
 import * as vscode from 'vscode';
 import {
+  DEFAULT_JOBS,
   runTests,
   type CaseResult,
   type LlmEndpoint,
@@ -15,9 +15,6 @@ import { secretValues } from '../run/secrets';
 import { readRunSettings } from '../run/settings';
 import { failureMessages, outputOf } from './messages';
 import { isInvalid, type EditorCase, type EditorSuite, type TestTree } from './testTree';
-
-/** Cases run at once: as `tooldef test` does by default. */
-const JOBS = Math.max(1, Math.min(4, availableParallelism()));
 
 /**
  * Runs what a request includes (every case by default), from the files as saved: each suite is re-read
@@ -58,7 +55,7 @@ export async function runRequest(
     try {
       await runTests(runnable, {
         ...options,
-        jobs: JOBS,
+        jobs: DEFAULT_JOBS,
         signal: abort.signal,
         onStart: (suite, c) => run.started(items.get(keyOf(suite, c))!),
         onResult: (result) => report(run, items.get(keyOf(result.suite, result.case))!, result, abort.signal),

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { goldenDirFor, goldenFileName, testsPathFor } from '../../../server/src/engine/tests';
 import type { DocumentQueries } from '../documentQueries';
+import { findDocument } from '../openDocuments';
 
 /**
  * After a run that returned: one click (Save as Test Case) adds its inputs to the definition's tests file
@@ -59,7 +60,7 @@ export async function offerToSave(
 
 /** The tests file's text: its open document's, else on disk; undefined when there is none. */
 async function currentText(uri: vscode.Uri): Promise<string | undefined> {
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  const open = findDocument(uri);
   if (open) return open.getText();
   try {
     return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));

@@ -1,5 +1,11 @@
 import * as vscode from 'vscode';
-import type { RunnableCase, RunnableSuite } from '../../../server/src/engine/tests';
+import {
+  isTestsFileName,
+  testsPathFor,
+  toolName,
+  type RunnableCase,
+  type RunnableSuite,
+} from '../../../server/src/engine/tests';
 import type { SuiteCase, TestSuiteAnswer } from '../../../server/src/protocol';
 import type { DocumentQueries } from '../documentQueries';
 
@@ -77,9 +83,7 @@ export class TestTree implements vscode.Disposable {
 
   /** The item of the definition at `definition` (a definition file's URI), if it has a tests file. */
   itemForDefinition(definition: vscode.Uri): vscode.TestItem | undefined {
-    return this.controller.items.get(
-      definition.with({ path: definition.path.replace(/\.json$/i, '.tests.json') }).toString(),
-    );
+    return this.controller.items.get(testsUriFor(definition).toString());
   }
 
   /** Reads one tests file into its item and its children (which keep their results by their ids). */
@@ -91,11 +95,10 @@ export class TestTree implements vscode.Disposable {
       return undefined;
     }
     const suite = editorSuite(testsUri, answer, this.queries);
-    const definition = vscode.Uri.parse(answer.definitionUri);
-    const name = suite.tool?.tool.name ?? definition.path.replace(/^.*\//, '').replace(/\.json$/i, '');
+    const name = toolName(suite);
     const item =
       this.controller.items.get(testsUri.toString()) ??
-      this.controller.createTestItem(testsUri.toString(), name, definition);
+      this.controller.createTestItem(testsUri.toString(), name, vscode.Uri.parse(answer.definitionUri));
     item.label = name;
     item.description = vscode.workspace.asRelativePath(testsUri);
     item.error = isInvalid(suite) ? errorsOf(suite) : undefined;
@@ -118,13 +121,12 @@ export class TestTree implements vscode.Disposable {
   }
 
   private async refreshFor(uri: vscode.Uri): Promise<void> {
-    const path = uri.path;
-    if (path.endsWith('.tests.json')) await this.read(uri);
-    else if (this.itemForDefinition(uri)) await this.read(uri.with({ path: path.replace(/\.json$/i, '.tests.json') }));
+    if (isTestsFileName(uri.path)) await this.read(uri);
+    else if (this.itemForDefinition(uri)) await this.read(testsUriFor(uri));
   }
 
   private forget(uri: vscode.Uri): void {
-    if (uri.path.endsWith('.tests.json')) this.controller.items.delete(uri.toString());
+    if (isTestsFileName(uri.path)) this.controller.items.delete(uri.toString());
     else {
       const item = this.itemForDefinition(uri);
       if (item) void this.read(vscode.Uri.parse(item.id));
@@ -135,6 +137,11 @@ export class TestTree implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** `weather.json` → `weather.tests.json`, as URIs. */
+export function testsUriFor(definition: vscode.Uri): vscode.Uri {
+  return definition.with({ path: testsPathFor(definition.path) });
 }
 
 /** A protocol range as VS Code's. */

@@ -1,17 +1,14 @@
 import { promises as fs } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { isTestsFileName, testsPathFor } from '../service/tests/paths';
 import { cacheDir } from '../engine/run/environment';
 import { MIN_MEMORY_MB, MIN_TIMEOUT_MS, SERVICE_MEMORY_MB, SERVICE_TIMEOUT_MS } from '../engine/run/limits';
 import { jsonReport, junitReport, shownPath, textReport, totals } from '../engine/tests/report';
-import { runTests, type LlmEndpoint } from '../engine/tests/runTests';
+import { DEFAULT_JOBS, runTests, type LlmEndpoint } from '../engine/tests/runTests';
 import { isInvalid, loadSuite, type Suite } from '../engine/tests/suite';
 import { discover } from './discover';
 import { oneOf, parseCommandArgs, positiveNumber, untilInterrupted, UsageError, withUsage, type Io } from './io';
 import { RUNNER_OPTIONS, runnerOptions, secretsFromEnv, type RunnerOptions } from './runnerOptions';
-
-const DEFAULT_JOBS = Math.max(1, Math.min(4, availableParallelism()));
 
 export const TEST_USAGE = `Usage: tooldef test [--format text|json|junit] [--update-golden] [--filter REGEX] [--jobs N]
                    [--timeout SECONDS] [--memory MB] [--python PATH] [--find-links DIR]... [--no-index]

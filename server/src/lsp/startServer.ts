@@ -269,20 +269,18 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
 
   /** The definition beside a tests file: its open document's model, else its model as on disk. */
   async function definitionBeside(tests: TextDocument): Promise<ToolModel | undefined> {
-    const definitionUri = definitionPathFor(tests.uri);
-    const open = openDocument(definitionUri);
-    if (open) return models.get(open, forcedKinds.get(open.uri));
-    const text = await runtime.disk?.readFile(definitionUri).catch(() => undefined);
-    return text === undefined ? undefined : service.parse(TextDocument.create(definitionUri, 'json', 0, text));
+    const doc = await fileDocument(definitionPathFor(tests.uri));
+    if (!doc) return undefined;
+    return documents.get(doc.uri) === doc ? models.get(doc, forcedKinds.get(doc.uri)) : service.parse(doc);
   }
 
   /** A definition's tests file: open in the editor, else as on disk. */
   function testsBeside(definitionUri: string): Promise<TextDocument | undefined> {
-    return testsDocument(testsPathFor(definitionUri));
+    return fileDocument(testsPathFor(definitionUri));
   }
 
-  /** A tests file: open in the editor, else as on disk. */
-  async function testsDocument(uri: string): Promise<TextDocument | undefined> {
+  /** A file's document: open in the editor (its unsaved text), else as on disk; undefined when there is none. */
+  async function fileDocument(uri: string): Promise<TextDocument | undefined> {
     const open = openDocument(uri);
     if (open) return open;
     const text = await runtime.disk?.readFile(uri).catch(() => undefined);
@@ -559,7 +557,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       service.doValidation(service.parse(TextDocument.create(uri, 'tooldef', 0, text), kind)),
     validateForUpload: runtime.validateForUpload,
   });
-  registerTestSuiteRequests(connection, { tests: testsDocument, definitionBeside });
+  registerTestSuiteRequests(connection, { tests: fileDocument, definitionBeside });
 
   documents.listen(connection);
   connection.listen();

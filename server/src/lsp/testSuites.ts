@@ -3,9 +3,7 @@
 // The client runs the cases (the engine) but never reads a tests file itself.
 import type { Connection } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { llmToolOf } from '../engine/llm/prompt';
-import { runnableTool } from '../engine/run/definition';
-import type { SuiteTool } from '../engine/tests/suite';
+import { suiteToolOf, type SuiteTool } from '../engine/tests/tool';
 import {
   TestSuiteRequest,
   ValidateJsonRequest,
@@ -61,16 +59,9 @@ function testSuite(doc: TextDocument, definition: ToolModel | undefined): TestSu
     report('tests-no-definition', { offset: 0, length: 0 }, 'No tool definition beside this tests file.');
   else {
     for (const p of checkCasesAgainst(file.cases, definition)) report(p.code, p, p.message);
-    const whole = { offset: 0, length: 0 };
-    if (definition.kind === 'llm') {
-      const llm = llmToolOf(definition);
-      if (llm.ok) tool = { kind: 'llm', tool: llm.tool };
-      else report('tests-no-definition', whole, llm.error, definitionUri);
-    } else {
-      const smart = runnableTool(definition);
-      if ('tool' in smart) tool = { kind: 'smart', tool: smart.tool };
-      else for (const p of smart.problems) report('tests-no-definition', whole, p, definitionUri);
-    }
+    const runnable = suiteToolOf(definition);
+    if ('tool' in runnable) tool = runnable.tool;
+    else for (const p of runnable.problems) report('tests-no-definition', { offset: 0, length: 0 }, p, definitionUri);
   }
   const cases = file.cases.map((c): SuiteCase => ({
     name: c.name,

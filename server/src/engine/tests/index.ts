@@ -3,6 +3,7 @@
 export type { Suite, SuiteProblem, SuiteTool } from './suite';
 export {
   runTests,
+  DEFAULT_JOBS,
   caseTitle,
   toolName,
   type CaseResult,

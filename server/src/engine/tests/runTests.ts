@@ -1,6 +1,7 @@
 // Running the cases of tests files: smart tools with the same runner, limits and set-up as `tooldef run`,
 // LLM tools against a chat endpoint; each outcome judged, approved outputs read and (when asked) written.
 import { promises as fs } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { goldenFileName } from '../../service/tests/paths';
 import type { Expectations, InputValue } from '../../service/tests/testsFile';
@@ -13,7 +14,8 @@ import type { RunOptions, RunResult } from '../run/types';
 import { judgeCase, type CaseFailure, type CaseOutcome } from './expect';
 import type { ExpectedOutput } from '../llm/prompt';
 import type { OutputViolation } from '../llm/expectedOutput';
-import type { Suite, SuiteTool } from './suite';
+import type { Suite } from './suite';
+import type { SuiteTool } from './tool';
 
 /** A case as running it needs it: what the tests file says, not where (the CLI's TestCase is one). */
 export interface RunnableCase {
@@ -43,6 +45,9 @@ type CaseOf<S extends RunnableSuite> = S['cases'][number];
 
 /** What running one case takes from the options. */
 type CaseSettings = Pick<TestRunOptions<RunnableSuite>, 'run' | 'llm' | 'llmMissing' | 'signal'>;
+
+/** Cases run at once unless asked otherwise (`tooldef test --jobs`, the Test Explorer). */
+export const DEFAULT_JOBS = Math.max(1, Math.min(4, availableParallelism()));
 
 /** Where LLM cases send their prompts. */
 export interface LlmEndpoint {

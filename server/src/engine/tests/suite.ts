@@ -11,11 +11,10 @@ import { RULES, type RuleCode, type Severity } from '../../service/rules';
 import { checkCasesAgainst } from '../../service/tests/againstDefinition';
 import { definitionPathFor, goldenDirFor } from '../../service/tests/paths';
 import { orphanGoldenMessage, orphanGoldenNames, readTestsFile, type TestCase } from '../../service/tests/testsFile';
-import { checkOutput, llmToolOf, type LlmTool } from '../llm';
-import { runnableTool, type RunnableTool } from '../run/definition';
+import { checkOutput } from '../llm';
+import { suiteToolOf, type SuiteTool } from './tool';
 
-export type SuiteTool =
-  { readonly kind: 'smart'; readonly tool: RunnableTool } | { readonly kind: 'llm'; readonly tool: LlmTool };
+export type { SuiteTool };
 
 export interface SuiteProblem {
   readonly file: string;
@@ -87,16 +86,10 @@ export async function loadSuite(testsPath: string): Promise<Suite> {
   const model = getLanguageService().parse(
     TextDocument.create(pathToFileURL(definitionPath).toString(), 'json', 1, definitionText),
   );
-  let tool: SuiteTool | undefined;
-  if (model.kind === 'llm') {
-    const llm = llmToolOf(model);
-    if (llm.ok) tool = { kind: 'llm', tool: llm.tool };
-    else problems.push(problemAt(definitionPath, 'tests-no-definition', 1, 1, llm.error));
-  } else {
-    const smart = runnableTool(model);
-    if ('tool' in smart) tool = { kind: 'smart', tool: smart.tool };
-    else for (const p of smart.problems) problems.push(problemAt(definitionPath, 'tests-no-definition', 1, 1, p));
-  }
+  const runnable = suiteToolOf(model);
+  const tool = 'tool' in runnable ? runnable.tool : undefined;
+  if ('problems' in runnable)
+    for (const p of runnable.problems) problems.push(problemAt(definitionPath, 'tests-no-definition', 1, 1, p));
   for (const p of checkCasesAgainst(file.cases, model)) problems.push(at(p.code, p.offset, p.message));
 
   for (const c of file.cases) {
