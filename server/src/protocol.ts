@@ -13,6 +13,7 @@ import type { AddCaseResult, NewCase } from './service/tests/addCase';
 import type { Expectations, ExpectKey, InputValue } from './service/tests/testsFile';
 import type { SuiteTool } from './engine/tests/tool';
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
+import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 
 /**
  * Custom messages between the client and the server; both sides import this one module. The client
@@ -45,6 +46,15 @@ export { mayBeDefinition } from './service/kind';
  * is granted): in Restricted Mode hovers show no image from an author-chosen URL (it would be fetched).
  */
 export const WorkspaceTrustNotification = new NotificationType<{ trusted: boolean }>('tooldef/workspaceTrust');
+
+/**
+ * `textDocument/publishDiagnostics` as this server sends it. When a smart tool opens, its problems but
+ * the embedded Python's are published at once with `partial: true`; the complete set follows for the
+ * same version (editors ignore the extra field; tests and benchmarks tell the two apart with it).
+ */
+export interface ToolDiagnosticsParams extends PublishDiagnosticsParams {
+  readonly partial?: true;
+}
 
 export const DocumentKindNotification = new NotificationType<{ uri: string; kind: Kind | null }>(
   'tooldef/documentKind',

@@ -134,16 +134,20 @@ for (const d of lsp.didChange) {
     `p90 ${ms(d.stats.p90)}, max ${ms(d.stats.max)}, n=${d.stats.n}`,
   );
 }
-// Issue 3: opening the large smart tool (≈5,300 lines of tool_code, Python analysis included) ≤ 100 ms,
-// judged on the first such open after the server started; a second large file is shown for comparison.
-for (const o of lsp.didOpen)
-  check(
-    'open',
-    `${o.file}: didOpen → first diagnostics`,
-    o.ms,
-    'ms',
-    o.file === 'large-smart' ? { max: 100 } : undefined,
-  );
+// Issue 17: any file's first diagnostics (JSON, shape, placeholders) ≤ 20 ms after didOpen, published
+// before the Python analysis; the large smart tool's complete set (≈5,300 lines of tool_code) ≤ 120 ms,
+// judged on the first such open after the server started; the other opens are shown for comparison.
+for (const o of lsp.didOpen) {
+  check('open', `${o.file}: didOpen → first diagnostics`, o.firstMs, 'ms', { max: 20 });
+  if (o.completeMs !== o.firstMs)
+    check(
+      'open',
+      `${o.file}: didOpen → complete diagnostics (with the Python's)`,
+      o.completeMs,
+      'ms',
+      o.file === 'large-smart' ? { max: 120 } : undefined,
+    );
+}
 check(
   'open',
   'Python warm-up at start-up (workspace with smart tools; wall time, in slices)',

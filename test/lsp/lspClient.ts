@@ -26,6 +26,7 @@ import {
   type WorkspaceFolder,
 } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ToolDiagnosticsParams } from '../../server/src/protocol';
 
 /** The repository root: the nearest ancestor of this file (src or compiled) holding dist/ and package.json. */
 export function repoRoot(): string {
@@ -57,7 +58,7 @@ export interface ServerLogEntry {
 type DiagnosticsWaiter = {
   readonly uri: string;
   readonly accept: (p: PublishDiagnosticsParams) => boolean;
-  readonly resolve: (d: Diagnostic[]) => void;
+  readonly resolve: (p: PublishDiagnosticsParams) => void;
 };
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -72,6 +73,8 @@ export class LspClient {
   stderr = '';
   /** The latest `publishDiagnostics` per document URI. */
   readonly diagnostics = new Map<string, PublishDiagnosticsParams>();
+  /** Every `publishDiagnostics`, in the order received. */
+  readonly published: ToolDiagnosticsParams[] = [];
   private readonly documents = new Map<string, TextDocument>();
   private waiters: DiagnosticsWaiter[] = [];
   private exited = false;
@@ -100,9 +103,10 @@ export class LspClient {
     this.connection.onRequest(() => null);
     this.connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
       this.diagnostics.set(p.uri, p);
+      this.published.push(p);
       const ready = this.waiters.filter((w) => w.uri === p.uri && w.accept(p));
       this.waiters = this.waiters.filter((w) => !ready.includes(w));
-      for (const w of ready) w.resolve(p.diagnostics);
+      for (const w of ready) w.resolve(p);
     });
     this.connection.onNotification(LogMessageNotification.type, (p: LogMessageParams) => {
       this.log.push({ type: p.type, message: p.message });
@@ -231,14 +235,28 @@ export class LspClient {
     predicate: (d: Diagnostic[]) => boolean = () => true,
     timeoutMs = DEFAULT_TIMEOUT_MS,
   ): Promise<Diagnostic[]> {
+    const complete = (p: ToolDiagnosticsParams) => !p.partial && predicate(p.diagnostics);
+    return this.waitForPublication(uri, complete, timeoutMs).then((p) => p.diagnostics);
+  }
+
+  /** The first set published for the current version, be it the partial one a smart tool gets on open. */
+  waitForFirstDiagnostics(uri: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<ToolDiagnosticsParams> {
+    return this.waitForPublication(uri, () => true, timeoutMs);
+  }
+
+  private waitForPublication(
+    uri: string,
+    predicate: (p: PublishDiagnosticsParams) => boolean,
+    timeoutMs: number,
+  ): Promise<PublishDiagnosticsParams> {
     const accept = (p: PublishDiagnosticsParams): boolean => {
       const doc = this.documents.get(uri);
       if (doc && p.version !== undefined && p.version !== doc.version) return false;
-      return predicate(p.diagnostics);
+      return predicate(p);
     };
     const latest = this.diagnostics.get(uri);
-    if (latest && accept(latest)) return Promise.resolve(latest.diagnostics);
-    return new Promise<Diagnostic[]>((res, rej) => {
+    if (latest && accept(latest)) return Promise.resolve(latest);
+    return new Promise<PublishDiagnosticsParams>((res, rej) => {
       const waiter: DiagnosticsWaiter = {
         uri,
         accept,

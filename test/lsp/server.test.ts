@@ -166,6 +166,34 @@ describe('tooldef language server over stdio', () => {
     assert.equal(line.slice(d.range.start.character, d.range.start.character + 1), '(');
   });
 
+  test('a smart tool just opened gets its other problems at once, then the complete set with its Python', async () => {
+    const u = uri('just_opened.json');
+    const text = smartTool({
+      code: 'def execute(variables):\n    return (variables["name"]\n',
+      metadata: { tool_name: 'just_opened', timestamp: 'yesterday' },
+    });
+    await client.open(u, text);
+    const complete = await client.waitForDiagnostics(u);
+    const sets = client.published.filter((p) => p.uri === u);
+    assert.deepEqual(
+      sets.map((p) => [p.version, p.partial ?? false, codesOf(p.diagnostics)]),
+      [
+        [1, true, ['invalid-timestamp']],
+        [1, false, ['invalid-timestamp', 'python-syntax']],
+      ],
+    );
+    assert.deepEqual(sets[1].diagnostics, complete);
+    // An edit keeps the last set until the complete one: no partial set hides the Python's problems.
+    const at = posOf(text, 'yesterday');
+    await client.change(u, [{ range: { start: at, end: at }, text: 'x' }]);
+    await client.waitForDiagnostics(u);
+    const later = client.published.filter((p) => p.uri === u).slice(2);
+    assert.deepEqual(
+      later.map((p) => [p.version, p.partial ?? false, codesOf(p.diagnostics)]),
+      [[2, false, ['invalid-timestamp', 'python-syntax']]],
+    );
+  });
+
   test('diagnostics follow incremental didChange events', async () => {
     const u = uri();
     const text = llm();
@@ -749,14 +777,15 @@ test('a large tool_code is analysed in slices: requests are answered meanwhile a
     const at = posOf(text, '"version"', 2);
     let answeredBefore = 0;
     let hovers = 0;
-    while (!client.diagnostics.has(u) || !outlined) {
+    const published = () => client.published.some((p) => p.uri === u && !p.partial);
+    while (!published() || !outlined) {
       const hover = await client.request<Hover | null>('textDocument/hover', {
         textDocument: { uri: u },
         position: at,
       });
       assert.match((hover!.contents as MarkupContent).value, /version/i);
       hovers++;
-      if (!client.diagnostics.has(u) && !outlined) answeredBefore++;
+      if (!published() && !outlined) answeredBefore++;
     }
     assert.ok(
       answeredBefore > 0,

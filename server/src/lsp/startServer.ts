@@ -14,11 +14,11 @@ import {
   type SymbolInformation,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { DocumentKindNotification, WorkspaceTrustNotification } from '../protocol';
+import { DocumentKindNotification, WorkspaceTrustNotification, type ToolDiagnosticsParams } from '../protocol';
 import { readConfig, type ServerConfig } from '../service/config';
 import { fileKey, inFolder } from '../service/fileKey';
 import type { Kind } from '../service/kind';
-import { getLanguageService, ModelCache, type ToolModel } from '../service/languageService';
+import { getLanguageService, ModelCache, type ToolModel, type ValidationStage } from '../service/languageService';
 import { isRuleCode } from '../service/rules';
 import { definitionPathFor, goldenDirFor, isTestsFileName, testsPathFor } from '../service/tests/paths';
 import { SEMANTIC_LEGEND } from '../service/semanticTokens';
@@ -231,13 +231,25 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       return m;
     });
     if (!model || model instanceof ResponseError) return;
-    const publish = (): void => {
-      const diagnostics = runSafe(connection, `validate ${uri}`, [], undefined, () => service.doValidation(model));
+    const publish = (stage: ValidationStage = 'complete'): void => {
+      const diagnostics = runSafe(connection, `validate ${uri}`, [], undefined, () =>
+        service.doValidation(model, stage),
+      );
       if (stale() || !Array.isArray(diagnostics)) return;
-      void connection.sendDiagnostics({ uri, version, diagnostics });
+      const params: ToolDiagnosticsParams = {
+        uri,
+        version,
+        diagnostics,
+        ...(stage === 'complete' ? {} : { partial: true }),
+      };
+      void connection.sendDiagnostics(params);
     };
     const python = model.pythonSteps();
+    const opening = justOpened.delete(uri);
     if (!python) return publish();
+    // A file just opened shows its other problems at once, without waiting for the Python analysis
+    // (the parser loads and compiles on the first open); on an edit the last set stays until the new one.
+    if (opening) publish('before-python');
     runInSlices(python, stale).then(
       (done) => {
         if (!done) return;
@@ -315,10 +327,16 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
     scheduleValidation(uri);
   });
 
-  documents.onDidOpen((e) => scheduleValidation(e.document.uri));
+  /** Documents opened and not validated yet. */
+  const justOpened = new Set<string>();
+  documents.onDidOpen((e) => {
+    justOpened.add(e.document.uri);
+    scheduleValidation(e.document.uri);
+  });
   documents.onDidChangeContent((e) => scheduleValidation(e.document.uri));
   documents.onDidClose((e) => {
     pending.delete(e.document.uri);
+    justOpened.delete(e.document.uri);
     models.delete(e.document.uri);
     forcedKinds.delete(e.document.uri);
     index.closeDocument(e.document.uri);

@@ -40,6 +40,9 @@ import { testsSupport } from './tests/load';
 import { parsedTests } from './tests/parsed';
 import { testsCodeActions, testsDiagnostics } from './tests/validation';
 
+/** Which problems a validation reports: all of them, or all but the embedded Python's. */
+export type ValidationStage = 'complete' | 'before-python';
+
 export interface LanguageServiceOptions {
   settings?: Settings;
   workspace?: WorkspaceIndex;
@@ -56,7 +59,8 @@ export interface LanguageService {
   readonly settings: Settings;
   /** `previous`: the model of the document's previous version, whose incremental state is reused. */
   parse(document: TextDocument, forcedKind?: Kind, previous?: ToolModel): ToolModel;
-  doValidation(model: ToolModel): Diagnostic[];
+  /** `before-python`: every rule but the embedded Python's (whose analysis need not be done). */
+  doValidation(model: ToolModel, stage?: ValidationStage): Diagnostic[];
   /**
    * A tests file's diagnostics against its definition (undefined: none beside it) and the files of its
    * golden folder (names).
@@ -114,10 +118,10 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
       return settings;
     },
     parse: (document, forcedKind, previous) => new ToolModel(document, forcedKind, previous),
-    doValidation: (model) =>
+    doValidation: (model, stage = 'complete') =>
       toDiagnostics(
         model,
-        collectProblems(model, settings, options.workspace, options.embeddedPython ?? true),
+        collectProblems(model, settings, options.workspace, stage === 'complete' && (options.embeddedPython ?? true)),
         settings,
       ),
     doTestsValidation: (tests, definition, goldenFiles = []) =>

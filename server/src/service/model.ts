@@ -148,16 +148,13 @@ export class ToolModel {
    * whatever was already done is not done twice.
    */
   pythonSteps(): Steps<void> | undefined {
+    if (this.pythonMemo === undefined && !this.pythonNode) this.pythonMemo = null;
     if (this.pythonMemo !== undefined) return undefined;
     return (this.pythonWork ??= this.computePython());
   }
 
   private *computePython(): Steps<void> {
-    const node = this.pythonNode;
-    if (!node) {
-      this.pythonMemo = null;
-      return;
-    }
+    const node = this.pythonNode!;
     const embedded = this.embedded(node);
     this.pythonDocument ??= new (pythonAnalysis().PythonDocument)();
     const facts = yield* this.pythonDocument.updateSteps(embedded.text);
