@@ -29,9 +29,10 @@ function files(dir, suffix) {
 ensureDeps();
 // The run tests sandbox tools with each launcher there is (util-linux is always installed, bubblewrap may not
 // be); the tool-tests check their JUnit reports with xmllint, and install the examples' PyYAML from a wheel
-// built from Debian's python3-yaml (PyPI may be out of reach).
+// built from Debian's python3-yaml (PyPI may be out of reach); the Python name checks are compared with
+// Debian's pyflakes.
 if (process.platform === 'linux')
-  run('bash', ['scripts/setup-debian-packages.sh', 'bubblewrap', 'libxml2-utils', 'python3-yaml']);
+  run('bash', ['scripts/setup-debian-packages.sh', 'bubblewrap', 'libxml2-utils', 'python3-yaml', 'python3-pyflakes']);
 run('node', ['scripts/build.mjs']);
 run('npx', ['tsc', '-p', 'tsconfig.json']);
 run('npx', ['tsc', '-p', 'client/tsconfig.json']);

@@ -1,6 +1,8 @@
 // A long-lived CPython worker for tests: `compile(src, name, 'exec')` per request, one JSON line in
 // and one out, so thousands of verdicts cost one interpreter start.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 
 const WORKER = String.raw`
@@ -62,4 +64,18 @@ export class CPython {
     this.proc.stdin.end();
     this.lines.close();
   }
+}
+
+/** Test suites, test data and bad-syntax fixtures are not modules of the library. */
+const EXCLUDED_DIRS = new Set(['site-packages', '__pycache__', 'test', 'tests', 'idle_test']);
+
+/** The `.py` files of a standard library, its tests and installed packages left out, sorted. */
+export function stdlibModules(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) {
+      if (!EXCLUDED_DIRS.has(name)) stdlibModules(p, out);
+    } else if (name.endsWith('.py')) out.push(p);
+  }
+  return out;
 }

@@ -70,6 +70,29 @@ describe('quick fixes', () => {
     assert.ok(!codesAfter(added.result).includes('missing-field'), codesAfter(added.result).join(', '));
   });
 
+  it('an unused import: removed, its line or its name, through the JSON escapes', () => {
+    const code =
+      'import os\nfrom json import dumps, loads\n\ndef execute(variables):\n    return dumps(variables["name"])\n';
+    const first = fix(smartTool({ code }), 'unused-import', 'Remove the unused import');
+    assert.equal(
+      JSON.parse(first.result).metadata.tool_code,
+      'from json import dumps, loads\n\ndef execute(variables):\n    return dumps(variables["name"])\n',
+    );
+    const second = fix(first.result, 'unused-import', 'Remove the unused import');
+    assert.match(JSON.parse(second.result).metadata.tool_code, /^from json import dumps\n/);
+    assert.deepEqual(codesAfter(second.result), []);
+  });
+
+  it('an undefined name: changed to the closest defined one', () => {
+    const code = 'def execute(variables):\n    return strr(variables["name"])\n';
+    const t = fix(smartTool({ code }), 'undefined-name', 'Change to "str"');
+    assert.equal(
+      JSON.parse(t.result).metadata.tool_code,
+      'def execute(variables):\n    return str(variables["name"])\n',
+    );
+    assert.deepEqual(codesAfter(t.result), []);
+  });
+
   it('a hard-coded secret: replaced with "<API_KEY>" in its own quotes, through the JSON escapes', () => {
     const text = smartTool({
       code: 'API_KEY = r\'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD\'\nHEADERS = {"token": "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789WXYZ"}\n\ndef execute(variables):\n    return variables["name"] + API_KEY\n',

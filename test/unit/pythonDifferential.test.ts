@@ -3,11 +3,11 @@
 // deterministic mutations of a sample of them that CPython rejects get one within a line of where
 // CPython reports it (and the ones CPython still accepts get none).
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PythonDocument, firstCPythonError } from '../../server/src/service/python/index';
-import { CPython, findPython, type Verdict } from '../python/cpython';
+import { CPython, findPython, stdlibModules, type Verdict } from '../python/cpython';
 import { MUTATIONS, mutate, rng } from '../python/mutations';
 
 const python = findPython();
@@ -16,19 +16,6 @@ const skip = !python
   : python.version !== '3.11'
     ? `python3 is ${python.version}, the differential is against 3.11`
     : false;
-
-/** Test suites, test data and bad-syntax fixtures are not modules of the library. */
-const EXCLUDED_DIRS = new Set(['site-packages', '__pycache__', 'test', 'tests', 'idle_test']);
-
-function modules(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) {
-      if (!EXCLUDED_DIRS.has(name)) modules(p, out);
-    } else if (name.endsWith('.py')) out.push(p);
-  }
-  return out;
-}
 
 function lineOf(src: string, offset: number): number {
   let line = 1;
@@ -49,7 +36,7 @@ describe('python-syntax agrees with CPython 3.11', { skip }, () => {
   const sources: { file: string; src: string }[] = [];
   before(() => {
     cpython = new CPython(python!.exe);
-    for (const file of modules(python!.stdlib)) {
+    for (const file of stdlibModules(python!.stdlib)) {
       const src = readFileSync(file, 'utf8');
       if (!src.includes('\uFFFD')) sources.push({ file: relative(python!.stdlib, file), src });
     }

@@ -100,6 +100,8 @@ function fixesFor(model: ToolModel, d: Diagnostic, data: FixData, options: CodeA
         edits: [replaceNode(data, data.quoted ? JSON.stringify(c) : escapeJsonContent(c))],
         preferred: i === 0 && data.candidates.length === 1,
       }));
+    case 'remove-import':
+      return [{ title: 'Remove the unused import', edits: [replaceNode(data, '')], preferred: true }];
     case 'unquote':
       return [{ title: `Change to ${data.literal}`, edits: [replaceNode(data, data.literal)], preferred: true }];
     case 'unknown-name': {

@@ -92,6 +92,9 @@ export const RULES = {
   'invalid-requirement': { severity: 'error', summary: 'A `requirements` line that is not PEP 508.' },
   'duplicate-requirement': { severity: 'warning', summary: 'A requirement listed twice.' },
   'hardcoded-secret': { severity: 'warning', summary: 'A literal that looks like a real key or token.' },
+  'undefined-name': { severity: 'error', summary: 'A name read that nothing binds: NameError when that line runs.' },
+  'unused-import': { severity: 'information', summary: 'An import that tool_code never uses.' },
+  'unused-local': { severity: 'information', summary: 'A local variable assigned to and never read.' },
   // Tests files (`<name>.tests.json`)
   'tests-shape': { severity: 'error', summary: 'A tests file, case or expectation of the wrong shape.' },
   'tests-duplicate-name': { severity: 'error', summary: 'Two cases share a name (or an approved-output file).' },

@@ -1,5 +1,6 @@
 // What the analysis of one top-level chunk finds, with offsets relative to the chunk start, so that a
 // chunk's result can be reused while its text is unchanged (see document.ts).
+import type { ChunkNames } from './names';
 import type { FunctionInfo, ImportRef, PyProblem, VariableKeyRef } from './types';
 
 /** A problem of the chunk, its offsets relative to the chunk start. */
@@ -45,4 +46,6 @@ export interface ChunkFacts {
    */
   moduleNames?: Map<string, number>;
   moduleGlobals?: { name: string; start: number; end: number; before: number }[];
+  /** The chunk's names (names.ts), computed once the module compiles, and kept with the chunk. */
+  names?: ChunkNames;
 }

@@ -6,6 +6,8 @@ import { parser } from './grammar/parser';
 import { ChunkAnalyzer, declarationError } from './analyze';
 import type { ChunkFacts, RelProblem } from './chunkFacts';
 import { lex } from './lexer';
+import { checkModuleNames } from './moduleNames';
+import { chunkNames, type ChunkNames } from './names';
 import type { PyProblem, PythonFacts, FunctionInfo } from './types';
 import { finish, type Steps } from '../steps';
 
@@ -50,6 +52,14 @@ function visible(src: string, start: number, end: number): { start: number; end:
     return { start, end: e };
   }
   return start > 0 ? { start: start - 1, end: start } : { start, end };
+}
+
+/** A chunk's problem at its place in the module (a removal range too). */
+function shiftedBy(p: RelProblem, base: number): PyProblem {
+  const moved = { ...p, start: p.start + base, end: p.end + base };
+  if (moved.code === 'unused-import')
+    moved.data = { remove: { start: moved.data.remove.start + base, end: moved.data.remove.end + base } };
+  return moved;
 }
 
 interface ChunkResult {
@@ -307,6 +317,19 @@ export class PythonDocument {
           data: { first: { start: first.e.nameStart + first.base, end: first.e.nameEnd + first.base } },
         });
       }
+    }
+    if (!problems.some((p) => p.code === 'python-syntax')) {
+      // Names as pyflakes checks them, once the module compiles (a broken module's names would mislead).
+      const named: { base: number; names: ChunkNames }[] = [];
+      for (const [i, r] of results.entries()) {
+        if (!r.facts.names) {
+          r.facts.names = chunkNames(src, r.from, chunks[i].nodes);
+          yield;
+        }
+        named.push({ base: r.from, names: r.facts.names });
+        for (const p of r.facts.names.problems) problems.push(shiftedBy(p, r.from));
+      }
+      problems.push(...checkModuleNames(named));
     }
     problems.sort((a, b) => a.start - b.start || a.end - b.end);
     return { facts, results, analysed };

@@ -13,7 +13,10 @@ export type PyProblemCode =
   | 'unused-requirement'
   | 'invalid-requirement'
   | 'duplicate-requirement'
-  | 'hardcoded-secret';
+  | 'hardcoded-secret'
+  | 'undefined-name'
+  | 'unused-import'
+  | 'unused-local';
 
 /** Where in CPython a syntax error arises: decides the one error CPython itself reports (firstCPythonError). */
 export type SyntaxStage = 'tokenizer' | 'indent' | 'parser' | 'compiler';
@@ -27,6 +30,9 @@ export interface PyProblemData {
   'unknown-variable-key': { readonly name: string; readonly candidates: string[] };
   'missing-requirement': { readonly module: string; readonly distribution: string };
   'hardcoded-secret': { readonly kind: string };
+  'undefined-name': { readonly name: string; readonly candidates: string[] };
+  /** The characters that removing the import deletes (the statement's line, or the name and a comma). */
+  'unused-import': { readonly remove: { readonly start: number; readonly end: number } };
 }
 
 /**
@@ -78,7 +84,10 @@ export interface FunctionInfo {
 }
 
 export interface PythonFacts {
-  /** python-syntax, missing-execute, execute-*, hardcoded-secret; sorted by start. */
+  /**
+   * python-syntax, missing-execute, execute-*, hardcoded-secret, and (once the module compiles)
+   * undefined-name, unused-import, unused-local; sorted by start.
+   */
   problems: PyProblem[];
   keys: VariableKeyRef[];
   /** `variables` is used in a way that hides which keys it reads (`variables[k]`, passed on, iterated…). */

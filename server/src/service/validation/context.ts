@@ -20,6 +20,8 @@ export type FixData =
   | { fix: 'secret-placeholder'; offset: number; length: number; quote: string }
   /** `key` added to the object at `path`, with a value of its type. */
   | { fix: 'add-field'; path: (string | number)[]; key: string }
+  /** An unused import's characters (document range) to delete. */
+  | { fix: 'remove-import'; offset: number; length: number }
   /** An unclosed `{{` ending at `at` (a decoded prompt offset), to close after the name that follows. */
   | { fix: 'close-placeholder'; at: number };
 

@@ -38,6 +38,9 @@ const DEFINITION: readonly Validator[] = [
 /** The embedded-Python rules of a smart tool's tool_code. */
 const PYTHON: readonly Validator[] = [pythonCode, variableKeys, requirements];
 
+/** Problems of code that does nothing: editors fade it. */
+const UNNECESSARY: ReadonlySet<RuleCode> = new Set(['unused-variable', 'unused-import', 'unused-local']);
+
 /** The file's problems, at most MAX_PROBLEMS of them; `dropped` counts those found past that. */
 export interface Problems {
   readonly problems: readonly Problem[];
@@ -93,7 +96,7 @@ export function toDiagnostics(model: ToolModel, { problems, dropped }: Problems,
         ),
       );
     }
-    if (p.code === 'unused-variable') d.tags = [DiagnosticTag.Unnecessary];
+    if (UNNECESSARY.has(p.code)) d.tags = [DiagnosticTag.Unnecessary];
     out.push(d);
   }
   return out;

@@ -2,7 +2,10 @@ import { child, stringValue } from '../json/nodes';
 import { pythonAnalysis } from '../python/load';
 import type { Validator } from './context';
 
-/** Syntax, the `execute` contract and hard-coded secrets, at their exact characters in the JSON string. */
+/**
+ * Syntax, the `execute` contract, hard-coded secrets and names (undefined, unused), at their exact
+ * characters in the JSON string.
+ */
 export const pythonCode: Validator = (ctx) => {
   const py = ctx.model.python;
   if (!py) return;
@@ -16,6 +19,15 @@ export const pythonCode: Validator = (ctx) => {
       // The literal's own quotes (`'`, `"` or a triple), after any prefix (`r`, `b`, …).
       const quote = /^[a-zA-Z]*('''|"""|'|")/.exec(py.embedded.text.slice(p.start, p.end))?.[1] ?? '"';
       ctx.report(p.code, at, p.message, { fix: 'secret-placeholder', ...at, quote });
+      continue;
+    }
+    if (p.code === 'unused-import') {
+      const remove = py.embedded.rangeToDocument(p.data.remove.start, p.data.remove.end);
+      ctx.report(p.code, at, p.message, { fix: 'remove-import', ...remove });
+      continue;
+    }
+    if (p.code === 'undefined-name' && p.data.candidates.length) {
+      ctx.report(p.code, at, p.message, { fix: 'replace', ...at, candidates: p.data.candidates, quoted: false });
       continue;
     }
     ctx.report(p.code, at, p.message);
