@@ -27,6 +27,16 @@ const CASES: [string, string, string[]][] = [
     [],
   ],
   [
+    'annotations name later classes under from __future__ import annotations',
+    'from __future__ import annotations\ndef f(a: Later) -> Later:\n    return a\nclass Later:\n    pass\n' + EXEC,
+    [],
+  ],
+  [
+    'annotations run at definition time without it',
+    'def f(a: Later):\n    return a\nclass Later:\n    pass\n' + EXEC,
+    ['undefined-name:1:Later'],
+  ],
+  [
     'a default runs at definition time',
     'def f(a=later):\n    return a\nlater = 1\n' + EXEC,
     ['undefined-name:1:later'],

@@ -13,6 +13,7 @@ export function checkModuleNames(chunks: readonly { base: number; names: ChunkNa
   const readNames = new Set<string>();
   const imports = new Map<string, ModuleImport & { base: number }>();
   let star = false;
+  let postponed = false;
   let dynamicAll = false;
   const all = new Set<string>();
   for (const { base, names } of chunks) {
@@ -25,6 +26,7 @@ export function checkModuleNames(chunks: readonly { base: number; names: ChunkNa
     for (const n of names.softReads) readNames.add(n);
     for (const i of names.imports) imports.set(i.name, { ...i, base }); // the last import of a name counts
     if (names.starImport) star = true;
+    if (names.futureAnnotations) postponed = true;
     if (names.all === null) dynamicAll = true;
     else for (const n of names.all ?? []) all.add(n);
   }
@@ -39,7 +41,7 @@ export function checkModuleNames(chunks: readonly { base: number; names: ChunkNa
         if (r.guarded || BUILTINS.has(r.name) || globals.has(r.name)) continue;
         const start = r.start + base;
         const bound = firstBound.get(r.name);
-        if (bound !== undefined && (r.deferred || bound < start)) continue;
+        if (bound !== undefined && (r.deferred || bound < start || (postponed && r.annotation))) continue;
         const [candidate] = closest(r.name, known, 1);
         problems.push({
           code: 'undefined-name',

@@ -16,6 +16,8 @@ export interface ModuleRead {
   readonly deferred: boolean;
   /** Inside a `try:` that catches NameError. */
   readonly guarded: boolean;
+  /** In an annotation (not evaluated under `from __future__ import annotations`). */
+  readonly annotation: boolean;
 }
 
 /** A module-level import binding. */
@@ -41,6 +43,8 @@ export interface ChunkNames {
   /** `import a.b as c`: reading c uses the binding of a.b's root too (pyflakes: by its full name). */
   readonly aliases: { readonly alias: string; readonly full: string }[];
   readonly imports: ModuleImport[];
+  /** `from __future__ import annotations`: annotations are not evaluated. */
+  readonly futureAnnotations: boolean;
   /** `from m import *` at module level: undefined names cannot be told apart. */
   readonly starImport: boolean;
   /** The string literals `__all__` is built from; null when it is built some other way. */
@@ -63,6 +67,7 @@ interface Read {
   readonly start: number;
   readonly end: number;
   readonly guarded: boolean;
+  readonly annotation: boolean;
 }
 
 class Scope {
@@ -106,6 +111,9 @@ class NameWalker {
   private all: string[] | null | undefined;
   /** Depth of enclosing `try:` bodies whose handlers catch NameError. */
   private guarded = 0;
+  /** Depth of enclosing annotations. */
+  private annotating = 0;
+  private futureAnnotations = false;
 
   constructor(
     private readonly src: string,
@@ -133,6 +141,7 @@ class NameWalker {
       aliases: this.aliases,
       imports: this.imports,
       starImport: this.starImport,
+      futureAnnotations: this.futureAnnotations,
       all: this.all,
       problems,
     };
@@ -275,7 +284,10 @@ class NameWalker {
     const from = cs[0]?.name === 'from';
     let i = from ? cs.findIndex((c) => c.name === 'import') + 1 : 1;
     const module = from ? this.src.slice(cs[1].from, cs[i - 1].from).trim() : '';
-    if (from && module === '__future__') return;
+    if (from && module === '__future__') {
+      if (cs.some((c) => c.name === 'VariableName' && this.text(c) === 'annotations')) this.futureAnnotations = true;
+      return;
+    }
     const items: { nodes: SyntaxNode[]; alias?: SyntaxNode }[] = [];
     let item: SyntaxNode[] = [];
     let alias: SyntaxNode | undefined;
@@ -378,7 +390,9 @@ class NameWalker {
   }
 
   private annotation(n: SyntaxNode, scope: Scope): void {
+    this.annotating++;
     for (const c of children(n)) if (c.name !== ':' && c.name !== '->' && c.name !== '*') this.expr(c, scope);
+    this.annotating--;
     const c = n.cursor();
     while (c.next() && c.from < n.to)
       if (c.name === 'String') this.softReads.push(...identifiers(this.src.slice(c.from, c.to)));
@@ -527,7 +541,13 @@ class NameWalker {
   private read(n: SyntaxNode, scope: Scope): void {
     const name = this.text(n);
     if (name === 'locals') scope.usesLocals = true;
-    scope.reads.push({ name, start: this.rel(n.from), end: this.rel(n.to), guarded: this.guarded > 0 });
+    scope.reads.push({
+      name,
+      start: this.rel(n.from),
+      end: this.rel(n.to),
+      guarded: this.guarded > 0,
+      annotation: this.annotating > 0,
+    });
   }
 
   private expr(n: SyntaxNode, scope: Scope): void {
