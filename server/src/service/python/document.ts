@@ -54,14 +54,6 @@ function visible(src: string, start: number, end: number): { start: number; end:
   return start > 0 ? { start: start - 1, end: start } : { start, end };
 }
 
-/** A chunk's problem at its place in the module (a removal range too). */
-function shiftedBy(p: RelProblem, base: number): PyProblem {
-  const moved = { ...p, start: p.start + base, end: p.end + base };
-  if (moved.code === 'unused-import')
-    moved.data = { remove: { start: moved.data.remove.start + base, end: moved.data.remove.end + base } };
-  return moved;
-}
-
 interface ChunkResult {
   from: number;
   to: number;
@@ -327,7 +319,6 @@ export class PythonDocument {
           yield;
         }
         named.push({ base: r.from, names: r.facts.names });
-        for (const p of r.facts.names.problems) problems.push(shiftedBy(p, r.from));
       }
       problems.push(...checkModuleNames(named));
     }

@@ -1,9 +1,10 @@
 // The module-level half of the name checks (see names.ts): a name read at module scope must be bound
 // before (or, read from a function, anywhere in the module), or built in; an import must be read
-// somewhere or listed in `__all__`. Chunks are joined here, so a chunk's own result stays reusable.
+// somewhere or listed in `__all__`. Chunks are joined here, so a chunk's own result stays reusable; the
+// functions' own findings are placed in the module here too.
 import { closest } from '../similar';
 import { BUILTINS } from './builtins';
-import type { ChunkNames, ModuleImport } from './names';
+import { unusedImport, unusedLocal, type ChunkNames, type ModuleImport } from './names';
 import type { PyProblem } from './types';
 
 export function checkModuleNames(chunks: readonly { base: number; names: ChunkNames }[]): PyProblem[] {
@@ -56,16 +57,14 @@ export function checkModuleNames(chunks: readonly { base: number; names: ChunkNa
       }
     }
   }
+  for (const { base, names } of chunks) {
+    for (const i of names.unusedImports) problems.push(unusedImport(i, base));
+    for (const l of names.unusedLocals) problems.push(unusedLocal(l, base));
+  }
   if (!dynamicAll) {
     for (const [name, i] of imports) {
       if (notImported.has(name) || readNames.has(name) || all.has(name)) continue;
-      problems.push({
-        code: 'unused-import',
-        start: i.start + i.base,
-        end: i.end + i.base,
-        message: `'${i.display}' is imported but never used: remove the import.`,
-        data: { remove: { start: i.remove.start + i.base, end: i.remove.end + i.base } },
-      });
+      problems.push(unusedImport(i, i.base));
     }
   }
   return problems;

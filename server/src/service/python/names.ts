@@ -4,8 +4,8 @@
 // check (moduleNames.ts), which spans chunks; what a function's scope alone decides (its unused locals
 // and imports) is decided here. Everything errs towards silence: a report must be one pyflakes makes.
 import type { SyntaxNode } from '@lezer/common';
-import type { RelProblem } from './chunkFacts';
 import { children } from './syntaxNodes';
+import type { ProblemOf } from './types';
 
 /** A name read that no function or class scope binds: module-level or built in, or undefined. */
 export interface ModuleRead {
@@ -49,8 +49,16 @@ export interface ChunkNames {
   readonly starImport: boolean;
   /** The string literals `__all__` is built from; null when it is built some other way. */
   readonly all: string[] | null | undefined;
-  /** unused-local and unused-import of the chunk's function scopes. */
-  readonly problems: RelProblem[];
+  /** Imports of the chunk's function scopes that the function never uses (the module's: moduleNames.ts). */
+  readonly unusedImports: ModuleImport[];
+  /** Locals of the chunk's functions assigned to and never read. */
+  readonly unusedLocals: UnusedLocal[];
+}
+
+export interface UnusedLocal {
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
 }
 
 type ScopeKind = 'module' | 'class' | 'function' | 'comprehension';
@@ -127,9 +135,11 @@ class NameWalker {
       for (const m of text.matchAll(/#\s*type:([^\n\r]*)/g)) this.softReads.push(...identifiers(m[1]));
     }
     const reads: ModuleRead[] = [];
-    const problems: RelProblem[] = [];
+    const unusedImports: ModuleImport[] = [];
+    const unusedLocals: UnusedLocal[] = [];
     for (const scope of this.scopes) for (const r of scope.reads) this.resolve(scope, r, reads);
-    for (const scope of this.scopes) if (scope.kind === 'function') this.unusedInFunction(scope, problems);
+    for (const scope of this.scopes)
+      if (scope.kind === 'function') this.unusedInFunction(scope, unusedImports, unusedLocals);
     const bound: ChunkNames['bound'] = [];
     for (const [name, list] of this.module.bindings)
       for (const b of list) bound.push({ name, start: b.start, import: b.kind === 'import' });
@@ -143,7 +153,8 @@ class NameWalker {
       starImport: this.starImport,
       futureAnnotations: this.futureAnnotations,
       all: this.all,
-      problems,
+      unusedImports,
+      unusedLocals,
     };
   }
 
@@ -198,17 +209,17 @@ class NameWalker {
         return;
       }
       case 'FunctionDefinition':
-        return this.functionDef(n, scope, []);
+        return this.functionDef(n, scope);
       case 'ClassDefinition':
-        return this.classDef(n, scope, []);
-      case 'DecoratedStatement': {
-        const cs = children(n);
-        const decorators = cs.filter((c) => c.name === 'Decorator');
-        const def = cs[cs.length - 1];
-        if (def.name === 'FunctionDefinition') this.functionDef(def, scope, decorators);
-        else if (def.name === 'ClassDefinition') this.classDef(def, scope, decorators);
+        return this.classDef(n, scope);
+      case 'DecoratedStatement':
+        // The decorators run first, in the enclosing scope; then the definition.
+        for (const c of children(n)) {
+          if (c.name === 'Decorator') for (const e of children(c)) if (e.name !== 'At') this.expr(e, scope);
+          if (c.name === 'FunctionDefinition') this.functionDef(c, scope);
+          if (c.name === 'ClassDefinition') this.classDef(c, scope);
+        }
         return;
-      }
       case 'ForStatement':
         return this.forStatement(n, scope);
       case 'WithStatement':
@@ -249,18 +260,22 @@ class NameWalker {
     const single = !targets.some((t) => t.name === ',');
     for (const t of simple) this.target(t, scope, single ? 'assign' : 'other');
     if (last < 0) {
-      // `x: int` alone: an annotation, no value (pyflakes does not count it as a binding either way).
+      // `x: int` alone: pyflakes does not count it as a binding; bound here all the same, so that no
+      // read of it is reported (silence over a guess).
       for (const c of cs) if (c.name === 'TypeDef') this.annotation(c, scope);
       const first = cs[0];
       if (first?.name === 'VariableName') this.bindName(first, scope, 'other');
       else if (first) this.expr(first, scope);
     }
     if (scope === this.module && simple.some((t) => t.name === 'VariableName' && this.text(t) === '__all__'))
-      this.allFrom(cs.slice(last + 1), true);
+      this.allFrom(cs.slice(last + 1));
   }
 
-  /** `__all__ = [...]` / `+= [...]` / `.extend([...])`: the names it lists, or null when not literal. */
-  private allFrom(values: SyntaxNode[], replace: boolean): void {
+  /**
+   * `__all__ = [...]`: the names it lists, or null when not literal (`+=` and `.extend` read `__all__`,
+   * which the module check takes as dynamic).
+   */
+  private allFrom(values: SyntaxNode[]): void {
     const names: string[] = [];
     let literal = values.length > 0;
     for (const v of values) {
@@ -275,8 +290,7 @@ class NameWalker {
         else literal = false;
       }
     }
-    if (!literal || this.all === null) this.all = null;
-    else this.all = replace || !this.all ? names : [...this.all, ...names];
+    this.all = literal && this.all !== null ? names : null;
   }
 
   private importStatement(n: SyntaxNode, scope: Scope): void {
@@ -365,8 +379,7 @@ class NameWalker {
     return { start: from, end: e };
   }
 
-  private functionDef(n: SyntaxNode, scope: Scope, decorators: SyntaxNode[]): void {
-    for (const d of decorators) for (const c of children(d)) if (c.name !== 'At') this.expr(c, scope);
+  private functionDef(n: SyntaxNode, scope: Scope): void {
     const cs = children(n);
     const name = cs.find((c) => c.name === 'VariableName');
     const inner = this.newScope('function', scope);
@@ -398,8 +411,7 @@ class NameWalker {
       if (c.name === 'String') this.softReads.push(...identifiers(this.src.slice(c.from, c.to)));
   }
 
-  private classDef(n: SyntaxNode, scope: Scope, decorators: SyntaxNode[]): void {
-    for (const d of decorators) for (const c of children(d)) if (c.name !== 'At') this.expr(c, scope);
+  private classDef(n: SyntaxNode, scope: Scope): void {
     const cs = children(n);
     const name = cs.find((c) => c.name === 'VariableName');
     const inner = this.newScope('class', scope);
@@ -632,7 +644,7 @@ class NameWalker {
         if (cs[i + 1]) this.expr(cs[++i], inner);
       } else if (!['(', ')', '[', ']', '{', '}', ':', 'async', ',', '*', '**'].includes(c.name)) {
         elements.push(c);
-      } else if (c.name === '*' || c.name === '**') continue;
+      }
     }
     for (const e of elements) this.expr(e, inner);
   }
@@ -659,32 +671,39 @@ class NameWalker {
       s = s.parent;
     }
     if (r.name === '__class__' && inClass) return;
-    this.module.used.add(r.name);
     out.push({ ...r, deferred: from.deferred });
   }
 
-  private unusedInFunction(scope: Scope, problems: RelProblem[]): void {
+  private unusedInFunction(scope: Scope, imports: ModuleImport[], locals: UnusedLocal[]): void {
     for (const [name, list] of scope.bindings) {
       if (scope.used.has(name) || scope.declared.has(name) || IGNORED_LOCALS.has(name)) continue;
       const last = list[list.length - 1];
-      if (list.every((b) => b.kind === 'import')) {
-        problems.push({
-          code: 'unused-import',
-          start: last.start,
-          end: last.end,
-          message: `'${last.imported!.display}' is imported but never used: remove the import.`,
-          data: { remove: last.imported!.remove },
-        });
-      } else if (!scope.usesLocals && list.every((b) => b.kind === 'assign')) {
-        problems.push({
-          code: 'unused-local',
-          start: last.start,
-          end: last.end,
-          message: `Local variable '${name}' is assigned to but never used: use it, or remove the assignment.`,
-        });
-      }
+      if (list.every((b) => b.kind === 'import')) imports.push(last.imported!);
+      else if (!scope.usesLocals && list.every((b) => b.kind === 'assign'))
+        locals.push({ name, start: last.start, end: last.end });
     }
   }
+}
+
+/** unused-import of an import `base` after the offsets it was recorded with. */
+export function unusedImport(i: ModuleImport, base: number): ProblemOf<'unused-import'> {
+  return {
+    code: 'unused-import',
+    start: i.start + base,
+    end: i.end + base,
+    message: `'${i.display}' is imported but never used: remove the import.`,
+    data: { remove: { start: i.remove.start + base, end: i.remove.end + base } },
+  };
+}
+
+/** unused-local of a local `base` after the offsets it was recorded with. */
+export function unusedLocal(l: UnusedLocal, base: number): ProblemOf<'unused-local'> {
+  return {
+    code: 'unused-local',
+    start: l.start + base,
+    end: l.end + base,
+    message: `Local variable '${l.name}' is assigned to but never used: use it, or remove the assignment.`,
+  };
 }
 
 /** The identifiers in a piece of text (a type comment, a string annotation). */
