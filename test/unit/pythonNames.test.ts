@@ -149,6 +149,7 @@ describe('names as pyflakes checks them', () => {
       return src.slice(0, p.data.remove.start) + src.slice(p.data.remove.end);
     };
     assert.equal(removeOf('import os\n' + EXEC), EXEC);
+    assert.equal(removeOf('import os; x = 1\nprint(x)\n' + EXEC), 'x = 1\nprint(x)\n' + EXEC);
     assert.equal(
       removeOf('from os import sep, getcwd\nprint(sep)\n' + EXEC),
       'from os import sep\nprint(sep)\n' + EXEC,

@@ -358,7 +358,13 @@ class NameWalker {
     const alone =
       (start === 0 || '\r\n'.includes(this.src[start - 1])) &&
       (end >= this.src.length || '\r\n#'.includes(this.src[end]));
-    if (!alone) return { start: n.from, end: n.to };
+    if (!alone) {
+      // `import os; x = 1`: the statement and its `;`, so that what stays still parses.
+      if (this.src[end] !== ';') return { start: n.from, end: n.to };
+      end++;
+      while (end < this.src.length && ' \t'.includes(this.src[end])) end++;
+      return { start: n.from, end };
+    }
     if (this.src[end] === '\r' && this.src[end + 1] === '\n') end += 2;
     else if (end < this.src.length && '\r\n'.includes(this.src[end])) end++;
     return { start, end };
