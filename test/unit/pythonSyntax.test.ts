@@ -161,6 +161,67 @@ const INVALID: [string, number, string][] = [
   ['import email..policy\n', 1, ''],
   // A tokenizer error wins over an earlier parser error, as in CPython.
   ['x = = 1\ny = "abc\n', 2, 'unterminated string literal'],
+  // `:=` in comprehensions (CPython's symtable).
+  ['[i for i in (j := a)]\n', 1, 'assignment expression cannot be used in a comprehension iterable expression'],
+  ['[i for i in [(j := 1) for z in w]]\n', 1, 'cannot be used in a comprehension iterable expression'],
+  ['[i := 0 for i in a]\n', 1, "assignment expression cannot rebind comprehension iteration variable 'i'"],
+  ['def f():\n    [[(i := 0) for j in a] for i in b]\n', 2, "cannot rebind comprehension iteration variable 'i'"],
+  [
+    '[i for i in a if (j := 1) for j in b]\n',
+    1,
+    "comprehension inner loop cannot rebind assignment expression target 'j'",
+  ],
+  [
+    'class C:\n    [(j := 1) for i in a]\n',
+    2,
+    'assignment expression within a comprehension cannot be used in a class body',
+  ],
+  // `__debug__` is a constant.
+  ['__debug__ = 1\n', 1, 'cannot assign to __debug__'],
+  ['del __debug__\n', 1, 'cannot delete __debug__'],
+  ['obj.__debug__ = 1\n', 1, 'cannot assign to __debug__'],
+  ['def f(*, __debug__):\n    pass\n', 1, 'cannot assign to __debug__'],
+  ['from m import x as __debug__\n', 1, 'cannot assign to __debug__'],
+  ['f(__debug__=1)\n', 1, 'cannot assign to __debug__'],
+  // try forms.
+  [
+    'try:\n    pass\nexcept A:\n    pass\nexcept* B:\n    pass\n',
+    5,
+    "cannot have both 'except' and 'except*' on the same 'try'",
+  ],
+  ['try:\n    pass\nexcept*:\n    pass\n', 3, 'expected one or more exception types'],
+  ['try:\n    pass\nexcept A, B:\n    pass\n', 3, 'multiple exception types must be parenthesized'],
+  ['try:\n    x = 1\n\ny = 2\n', 4, "expected 'except' or 'finally' block"],
+  [
+    'for x in a:\n    try:\n        pass\n    except* A:\n        break\n',
+    5,
+    "'break', 'continue' and 'return' cannot appear in an except* block",
+  ],
+  ['def f():\n    try:\n        pass\n    except* A:\n        return 1\n', 5, 'cannot appear in an except* block'],
+  // An asynchronous comprehension is reported where it opens.
+  [
+    'def f():\n    [i for i in a\n     async for b in c]\n',
+    2,
+    'asynchronous comprehension outside of an asynchronous function',
+  ],
+  ['def f():\n    [[x async for x in z] for y in w]\n', 2, 'asynchronous comprehension outside'],
+  // match patterns (CPython's parser and compiler).
+  [
+    'match x:\n    case y:\n        pass\n    case 1:\n        pass\n',
+    2,
+    "name capture 'y' makes remaining patterns unreachable",
+  ],
+  ['match x:\n    case _ | 1:\n        pass\n', 2, 'wildcard makes remaining patterns unreachable'],
+  ['match x:\n    case [a, a]:\n        pass\n', 2, "multiple assignments to name 'a' in pattern"],
+  ['match x:\n    case [a] | [b]:\n        pass\n', 2, 'alternative patterns bind different names'],
+  ['match x:\n    case {0: a, False: b}:\n        pass\n', 2, 'mapping pattern checks duplicate key (False)'],
+  ['match x:\n    case {1: a, 1.0: b}:\n        pass\n', 2, 'mapping pattern checks duplicate key (1.0)'],
+  ['match x:\n    case C(a=1, a=2):\n        pass\n', 2, 'attribute name repeated in class pattern: a'],
+  ['match x:\n    case C(a=1, b):\n        pass\n', 2, 'positional patterns follow keyword patterns'],
+  ['match x:\n    case [*a, *b]:\n        pass\n', 2, 'multiple starred names in sequence pattern'],
+  ['match x:\n    case 1 + 2:\n        pass\n', 2, 'imaginary number required in complex literal'],
+  ['match x:\n    case 1 as _:\n        pass\n', 2, "cannot use '_' as a target"],
+  ['match x:\n    case {**rest, "k": v}:\n        pass\n', 2, 'invalid syntax'],
 ];
 
 // Valid in CPython 3.11; several are outside what @lezer/python 1.1 or tree-sitter-python accept.
@@ -207,6 +268,14 @@ const VALID = [
   'if x:\n\n    # comment at another indent\n        # and another\n    pass\n',
   '',
   '# only a comment',
+  // Comprehensions, __debug__, try and match forms that CPython accepts.
+  '[i for i in a for i in b]\nx = [y for y in a]\n(y := 1)\n[x for x in a if (lambda: (x := 1))]\n',
+  'global __debug__\nobj.__debug__ += 1\nx = __debug__\n',
+  'for x in a:\n    try:\n        pass\n    except* A:\n        for y in b:\n            break\n',
+  'def f():\n    try:\n        pass\n    except* A:\n        def g():\n            return 1\n',
+  'def f():\n    return (x async for x in y)\nasync def g():\n    return [[await x for x in z] for y in w]\n',
+  'match x:\n    case 0 | 1 | 2 as z:\n        pass\n    case [a] | (a,):\n        pass\n    case y if y:\n        pass\n    case (_ as w):\n        pass\n',
+  'match x:\n    case {1: a, 2: b, "1": c, **rest}:\n        pass\n    case C(1, a=b, c=d) | C(a=b, c=d):\n        pass\n    case -1 - 2j:\n        pass\n',
 ];
 
 describe('python-syntax', () => {

@@ -8,6 +8,7 @@ import type { ChunkFacts, RelProblem } from './chunkFacts';
 import { checkExecute, type ParamInfo } from './executeContract';
 import { importedModules, importsExecute, starImport } from './importedModules';
 import { lex } from './lexer';
+import { matchErrors } from './matchPatterns';
 import { assignedSecret, keywordSecret, literalSecret } from './secretLiterals';
 import { children, Chunk, firstError, plainString, split, splitArgs } from './syntaxNodes';
 import { variablesUse } from './variableKeys';
@@ -42,6 +43,14 @@ interface Scope {
   symbols?: Map<string, number>;
   /** This scope's `global` and `nonlocal` statements, for the checks made once the chunk is walked. */
   directives?: { name: string; from: number; to: number }[];
+  /** Inside an `except*` body: how many are open, and whether one is nearer than any loop. */
+  starDepth?: number;
+  starInnermost?: boolean;
+  /** Comprehensions: `async for` or `await` in it (or in a comprehension inside it). */
+  awaits?: boolean;
+  /** Comprehensions: the iteration variables so far, and the names their `:=` bind outside. */
+  iterationVariables?: Set<string>;
+  walrusTargets?: Set<string>;
 }
 
 /**
@@ -120,6 +129,76 @@ function describe(node: SyntaxNode, src: string): string {
   }
 }
 
+const EXCEPT_STAR_EXIT = "'break', 'continue' and 'return' cannot appear in an except* block";
+
+interface ExceptHandler {
+  at: SyntaxNode;
+  star?: SyntaxNode;
+  types: SyntaxNode[];
+  /** `except A, B:` (Python 2's form). */
+  comma?: SyntaxNode;
+  body: SyntaxNode;
+}
+
+/** A try statement's `except [*] [types [as name]]:` handlers. */
+function exceptHandlers(kids: SyntaxNode[]): ExceptHandler[] {
+  const out: ExceptHandler[] = [];
+  for (let i = 0; i < kids.length; i++) {
+    if (kids[i].name !== 'except') continue;
+    const h: Partial<ExceptHandler> & { types: SyntaxNode[] } = { at: kids[i], types: [] };
+    let j = i + 1;
+    for (; j < kids.length && kids[j].name !== 'Body'; j++) {
+      const k = kids[j];
+      if (k.name === '*') h.star = k;
+      else if (k.name === ',') h.comma = k;
+      else if (k.name === 'as') {
+        while (j + 1 < kids.length && kids[j + 1].name !== 'Body') j++;
+      } else h.types.push(k);
+    }
+    if (j < kids.length) out.push({ ...h, at: kids[i], body: kids[j] });
+  }
+  return out;
+}
+
+/** The names an import binds: `a` of `import a.b`, `c` of `… as c`, `x` of `from m import x`. */
+function importedNames(kids: SyntaxNode[]): SyntaxNode[] {
+  const names = kids[0]?.name === 'from' ? kids.slice(kids.findIndex((k) => k.name === 'import') + 1) : kids.slice(1);
+  const out: SyntaxNode[] = [];
+  for (const seg of split(names, ',')) {
+    const as = seg.findIndex((n) => n.name === 'as');
+    const bound = as >= 0 ? seg[as + 1] : seg.find((n) => n.name === 'VariableName');
+    if (bound?.name === 'VariableName') out.push(bound);
+  }
+  return out;
+}
+
+interface ComprehensionClause {
+  async?: SyntaxNode;
+  targets: SyntaxNode[];
+  iterable: SyntaxNode[];
+  conditions: SyntaxNode[];
+}
+
+/** `[async] for targets in iterable (if condition)*` clauses, from the first `async` or `for`. */
+function comprehensionClauses(parts: SyntaxNode[]): ComprehensionClause[] {
+  const out: ComprehensionClause[] = [];
+  let clause: ComprehensionClause | undefined;
+  let into: SyntaxNode[] = [];
+  let async: SyntaxNode | undefined;
+  for (const k of parts) {
+    if (k.name === 'async') async = k;
+    else if (k.name === 'for') {
+      clause = { async, targets: [], iterable: [], conditions: [] };
+      async = undefined;
+      out.push(clause);
+      into = clause.targets;
+    } else if (k.name === 'in' && clause && into === clause.targets) into = clause.iterable;
+    else if (k.name === 'if' && clause) into = clause.conditions;
+    else into.push(k);
+  }
+  return out;
+}
+
 export class ChunkAnalyzer {
   private readonly facts: ChunkFacts = {
     keys: [],
@@ -147,6 +226,10 @@ export class ChunkAnalyzer {
   private readonly bindings = new Set<number>();
   /** Function and class scopes holding `global`/`nonlocal` statements. */
   private readonly declaring: Scope[] = [];
+  /** Inside a comprehension's iterable expression (nested scopes included, as CPython's symtable). */
+  private iterableDepth = 0;
+  /** Walking a comprehension's `for` targets. */
+  private iterationTarget = false;
 
   /**
    * @param src the whole source; `base` the chunk's offset in it; `text` the chunk's text
@@ -306,6 +389,29 @@ export class ChunkAnalyzer {
     };
   }
 
+  /** A form CPython's parser refuses that the grammar accepts: reported as the parser's error. */
+  private syntaxError(start: number, end: number, message: string): void {
+    const rel = this.chunk.rel(start);
+    if (this.parseError && this.parseError.start <= rel) return;
+    this.parseError = {
+      code: 'python-syntax',
+      start: rel,
+      end: this.chunk.rel(end),
+      message,
+      data: { stage: 'parser' },
+    };
+  }
+
+  /** The next token's offset after `pos` (comments and blank lines skipped), or the end of the last line. */
+  private nextToken(pos: number): number {
+    const src = this.chunk.src;
+    const m = /^(?:\s|#[^\n\r]*)*/.exec(src.slice(pos))!;
+    if (pos + m[0].length < src.length) return pos + m[0].length;
+    let end = pos;
+    while (end > 0 && /\s/.test(src[end - 1])) end--;
+    return end;
+  }
+
   // ---------------------------------------------------------------- walking
 
   private get scope(): Scope {
@@ -339,6 +445,7 @@ export class ChunkAnalyzer {
 
   /** A name bound here (assigned, deleted, defined, captured …) in the current scope, or `scope`. */
   private bind(node: SyntaxNode, flag: SymbolFlag = SymbolFlag.Local, scope = this.scope): void {
+    if (this.iterationTarget) this.iterationVariable(node);
     if (!this.tracking(scope)) return;
     this.bindings.add(node.from);
     this.note(scope, this.chunk.text(node), flag);
@@ -439,8 +546,10 @@ export class ChunkAnalyzer {
             t.firstChild.nextSibling.name !== ')'
           )
             t = t.firstChild.nextSibling;
-          if (t.name === 'VariableName') this.bind(t);
-          else if (t.name !== 'MemberExpression') {
+          if (t.name === 'VariableName') {
+            this.notDebug(t);
+            this.bind(t);
+          } else if (t.name !== 'MemberExpression') {
             const what =
               t.name === 'TupleExpression'
                 ? 'tuple'
@@ -460,6 +569,7 @@ export class ChunkAnalyzer {
         if (!fn || fn.kind !== 'function') this.error(node.from, node.to, "'return' outside function");
         const kids = children(node).slice(1);
         if (kids.length && fn) fn.returnsWithValue!.push({ start: node.from, end: node.to });
+        if (this.scope.starDepth) this.error(kids[0]?.from ?? node.from, node.to, EXCEPT_STAR_EXIT);
         this.starredValue(kids);
         this.walkChildren(node);
         return;
@@ -469,10 +579,12 @@ export class ChunkAnalyzer {
         this.walkChildren(node);
         return;
       case 'BreakStatement':
-        if (!this.scope.loop) this.error(node.from, node.to, "'break' outside loop");
+        if (this.scope.starInnermost) this.error(node.from, node.to, EXCEPT_STAR_EXIT);
+        else if (!this.scope.loop) this.error(node.from, node.to, "'break' outside loop");
         return;
       case 'ContinueStatement':
-        if (!this.scope.loop) this.error(node.from, node.to, "'continue' not properly in loop");
+        if (this.scope.starInnermost) this.error(node.from, node.to, EXCEPT_STAR_EXIT);
+        else if (!this.scope.loop) this.error(node.from, node.to, "'continue' not properly in loop");
         return;
       case 'ScopeStatement':
         this.declaration(node);
@@ -511,21 +623,32 @@ export class ChunkAnalyzer {
       case 'StatementGroup':
         for (const k of children(node)) this.statement(k);
         return;
-      case 'IfStatement':
       case 'MatchStatement':
+        if (!this.hasError(node))
+          for (const e of matchErrors(node, this.chunk.src))
+            if (e.stage === 'parser') this.syntaxError(e.from, e.to, e.message);
+            else this.error(e.from, e.to, e.message);
+        this.clauses(node);
+        return;
+      case 'IfStatement':
       case 'MatchClause':
       case 'MatchBody':
-        for (const k of children(node)) {
-          if (k.name === 'Body') this.body(k);
-          else if (k.name === 'MatchClause' || k.name === 'MatchBody') this.statement(k);
-          else this.expr(k);
-        }
+        this.clauses(node);
         return;
       case 'Body':
         this.body(node);
         return;
       default:
         this.walkChildren(node);
+    }
+  }
+
+  /** An if statement's or a match statement's parts. */
+  private clauses(node: SyntaxNode): void {
+    for (const k of children(node)) {
+      if (k.name === 'Body') this.body(k);
+      else if (k.name === 'MatchClause' || k.name === 'MatchBody') this.statement(k);
+      else this.expr(k);
     }
   }
 
@@ -554,10 +677,14 @@ export class ChunkAnalyzer {
     for (const k of children(node)) {
       if (k.name === 'else') seenElse = true;
       if (k.name === 'Body') {
-        const saved = this.scope.loop;
-        if (!seenElse) this.scope.loop = true;
+        const saved = { loop: this.scope.loop, star: this.scope.starInnermost };
+        if (!seenElse) {
+          this.scope.loop = true;
+          this.scope.starInnermost = false;
+        }
         this.body(k);
-        this.scope.loop = saved;
+        this.scope.loop = saved.loop;
+        this.scope.starInnermost = saved.star;
       } else this.expr(k);
     }
   }
@@ -579,38 +706,72 @@ export class ChunkAnalyzer {
 
   private tryStatement(node: SyntaxNode): void {
     const kids = children(node);
-    // Handlers: `except X [as y]` before each Body.
-    const handlers: { types: SyntaxNode[]; bare: boolean; at: SyntaxNode }[] = [];
-    for (let i = 0; i < kids.length; i++) {
-      if (kids[i].name !== 'except') continue;
-      const types: SyntaxNode[] = [];
-      let j = i + 1;
-      while (j < kids.length && kids[j].name !== 'Body' && kids[j].name !== 'as') {
-        if (kids[j].name !== '*' && kids[j].name !== ',') types.push(kids[j]);
-        j++;
-      }
-      handlers.push({ types, bare: types.length === 0, at: kids[i] });
-    }
+    const handlers = exceptHandlers(kids);
+    this.tryForm(node, kids, handlers);
     handlers.forEach((h, i) => {
-      if (h.bare && i < handlers.length - 1) this.error(h.at.from, h.at.to, "default 'except:' must be last");
+      if (!h.types.length && !h.star && i < handlers.length - 1)
+        this.error(h.at.from, h.at.to, "default 'except:' must be last");
     });
     const guards = handlers.some(
       (h) =>
-        h.bare ||
+        !h.types.length ||
         h.types.some((t) => /\b(ImportError|ModuleNotFoundError|Exception|BaseException)\b/.test(this.chunk.text(t))),
     );
     let first = true;
     for (const [i, k] of kids.entries()) {
-      if (k.name === 'VariableName' && kids[i - 1]?.name === 'as') this.bind(k);
+      if (k.name === 'VariableName' && kids[i - 1]?.name === 'as') {
+        this.notDebug(
+          k,
+          kids
+            .slice(0, i)
+            .reverse()
+            .find((e) => e.name === 'except'),
+        );
+        this.bind(k);
+      }
       if (k.name === 'Body') {
+        const star = handlers.find((h) => h.body === k)?.star;
         if (first && guards) {
           this.guardDepth++;
           this.body(k);
           this.guardDepth--;
-        } else this.body(k);
+        } else if (star) this.starHandler(k);
+        else this.body(k);
         first = false;
       } else this.expr(k);
     }
+  }
+
+  /** The forms of `try` CPython's parser refuses and the grammar lets through. */
+  private tryForm(node: SyntaxNode, kids: SyntaxNode[], handlers: ExceptHandler[]): void {
+    if (!handlers.length && !kids.some((k) => k.name === 'finally') && !this.hasError(node)) {
+      const at = this.nextToken(node.to);
+      this.syntaxError(at, at + 1, "expected 'except' or 'finally' block");
+    }
+    const mixed = handlers.find((h) => !!h.star !== !!handlers[0].star);
+    if (mixed)
+      this.syntaxError(mixed.at.from, mixed.at.to, "cannot have both 'except' and 'except*' on the same 'try'");
+    for (const h of handlers) {
+      if (h.star && !h.types.length)
+        this.syntaxError(h.star.to, h.body.from + 1, 'expected one or more exception types');
+      else if (h.comma)
+        this.syntaxError(
+          h.types[0].from,
+          h.types[h.types.length - 1].to,
+          'multiple exception types must be parenthesized',
+        );
+    }
+  }
+
+  /** An `except*` body: `break`, `continue` and `return` cannot leave it. */
+  private starHandler(body: SyntaxNode): void {
+    const scope = this.scope;
+    const saved = { innermost: scope.starInnermost, depth: scope.starDepth };
+    scope.starInnermost = true;
+    scope.starDepth = (scope.starDepth ?? 0) + 1;
+    this.body(body);
+    scope.starInnermost = saved.innermost;
+    scope.starDepth = saved.depth;
   }
 
   private classDef(node: SyntaxNode, outer: SyntaxNode): void {
@@ -627,7 +788,10 @@ export class ChunkAnalyzer {
         async: false,
       });
     }
-    if (name) this.bind(name);
+    if (name) {
+      this.notDebug(name, node);
+      this.bind(name);
+    }
     for (const k of kids) {
       if (k.name === 'TypeParamList') this.error(k.from, k.to, 'type parameter lists require Python 3.12 or later');
       if (k.name === 'Body') {
@@ -662,8 +826,11 @@ export class ChunkAnalyzer {
       if (k.name === 'TypeParamList') this.error(k.from, k.to, 'type parameter lists require Python 3.12 or later');
       else if (k.name === 'TypeDef') this.expr(k);
     }
-    const paramInfo = params ? this.paramList(params) : [];
-    if (name) this.bind(name);
+    const paramInfo = params ? this.paramList(params, node) : [];
+    if (name) {
+      this.notDebug(name, node);
+      this.bind(name);
+    }
     const scope: Scope = { kind: 'function', async: isAsync, loop: false, yields: [], returnsWithValue: [] };
     this.enter(scope);
     for (const p of paramInfo) if (p.kind !== 'marker') this.note(scope, p.name, SymbolFlag.Param);
@@ -688,7 +855,8 @@ export class ChunkAnalyzer {
 
   // ---------------------------------------------------------------- parameters and arguments
 
-  private paramList(node: SyntaxNode): ParamInfo[] {
+  /** A def's or lambda's parameters; `owner` is where CPython reports a parameter named `__debug__`. */
+  private paramList(node: SyntaxNode, owner: SyntaxNode): ParamInfo[] {
     const kids = children(node).filter((k) => k.name !== '(' && k.name !== ')');
     const segs: { nodes: SyntaxNode[]; from: number; to: number }[] = [];
     let from = node.firstChild?.name === '(' ? node.firstChild.to : node.from;
@@ -730,6 +898,7 @@ export class ChunkAnalyzer {
       const nameNode = ns.find((n) => n.name === 'VariableName');
       const pname = nameNode ? this.chunk.text(nameNode) : '';
       if (nameNode) {
+        this.notDebug(nameNode, owner);
         if (names.has(pname))
           this.error(nameNode.from, nameNode.to, `duplicate argument '${pname}' in function definition`);
         names.add(pname);
@@ -795,6 +964,7 @@ export class ChunkAnalyzer {
         first.name === 'VariableName'
       ) {
         const k = this.chunk.text(first);
+        this.notDebug(first);
         if (keywords.has(k)) this.error(first.from, first.to, `keyword argument repeated: ${k}`);
         keywords.add(k);
         sawKeyword = true;
@@ -805,7 +975,7 @@ export class ChunkAnalyzer {
         this.error(first.from, seg[seg.length - 1].to, 'positional argument follows keyword argument');
       }
       const isComp = seg.some((n) => n.name === 'for');
-      if (isComp) this.comprehension(seg, 'generator expression');
+      if (isComp) this.comprehension(seg, 'generator expression', seg[0]);
       else {
         // Keyword names are not expressions; walk values only.
         const start = seg.length >= 3 && seg[1].name === 'AssignOp' && first.name === 'VariableName' ? 2 : 0;
@@ -871,6 +1041,7 @@ export class ChunkAnalyzer {
         `annotated name '${text}' can't be ${seen & SymbolFlag.Global ? 'global' : 'nonlocal'}`,
       );
     }
+    this.notDebug(name);
     this.bind(name, SymbolFlag.Annotated | SymbolFlag.Local);
   }
 
@@ -900,9 +1071,11 @@ export class ChunkAnalyzer {
   private target(node: SyntaxNode, ctx: 'assign' | 'del'): void {
     switch (node.name) {
       case 'VariableName':
+        this.notDebug(node, node, ctx === 'del');
         this.bind(node);
         return;
       case 'MemberExpression':
+        if (ctx === 'assign' && node.lastChild?.name === 'PropertyName') this.notDebug(node.lastChild, node);
         this.expr(node);
         return;
       case 'ParenthesizedExpression': {
@@ -961,6 +1134,7 @@ export class ChunkAnalyzer {
         // `case x`, `case p as x`: the name is bound (`_` is the wildcard, no name).
         for (let c = node.firstChild; c; c = c.nextSibling) {
           if (c.name === 'VariableName') {
+            this.notDebug(c, node);
             if (this.chunk.text(c) !== '_') this.bind(c);
           } else this.expr(c);
         }
@@ -983,6 +1157,12 @@ export class ChunkAnalyzer {
         return;
       }
       case 'AwaitExpression': {
+        const comprehension = this.scope.kind === 'comprehension' ? this.scope : undefined;
+        if (comprehension) comprehension.awaits = true;
+        if (comprehension && comprehension.what !== 'generator expression') {
+          this.walkChildren(node); // the comprehension's own check reports it
+          return;
+        }
         const fn = this.functionScope();
         const asyncFn = fn?.async && fn.kind === 'function';
         // A generator expression with `await` is an asynchronous generator expression, legal anywhere.
@@ -1004,7 +1184,7 @@ export class ChunkAnalyzer {
       case 'LambdaExpression': {
         const kids = children(node);
         const params = kids.find((k) => k.name === 'ParamList');
-        if (params) this.paramList(params);
+        if (params) this.paramList(params, node);
         const colon = kids.findIndex((k) => k.name === ':');
         this.enter({ kind: 'lambda', async: false, loop: false, yields: [], returnsWithValue: [] });
         for (const k of kids.slice(colon + 1)) this.expr(k);
@@ -1029,6 +1209,10 @@ export class ChunkAnalyzer {
               : describe(t, this.chunk.src);
           this.error(t.from, t.to, `cannot use assignment expressions with ${what}`);
         }
+        if (this.iterableDepth > 0)
+          this.error(node.from, node.to, 'assignment expression cannot be used in a comprehension iterable expression');
+        else if (t?.name === 'VariableName' && this.scope.kind === 'comprehension') this.comprehensionWalrus(t);
+        if (t?.name === 'VariableName') this.notDebug(t);
         // An assignment expression in a comprehension binds in the scope around it.
         if (t?.name === 'VariableName')
           this.bind(t, SymbolFlag.Local, this.scopes.filter((s) => s.kind !== 'comprehension').pop());
@@ -1039,7 +1223,7 @@ export class ChunkAnalyzer {
       case 'SetComprehensionExpression':
       case 'DictionaryComprehensionExpression':
       case 'ComprehensionExpression':
-        this.comprehension(children(node).slice(1, -1), COMPREHENSIONS[node.name]);
+        this.comprehension(children(node).slice(1, -1), COMPREHENSIONS[node.name], node);
         return;
       case 'DictionaryExpression':
         this.dictionary(node);
@@ -1070,42 +1254,79 @@ export class ChunkAnalyzer {
     this.error(node.from, node.to, "'yield' outside function");
   }
 
-  /** Comprehension parts: element, then `[async] for targets in iter (if cond)*` clauses. */
-  private comprehension(parts: SyntaxNode[], what: string): void {
-    // The first iterable belongs to the enclosing scope.
-    const i = parts.findIndex((k) => k.name === 'for');
-    if (i < 0) {
+  /**
+   * Comprehension parts: element, then `[async] for targets in iter (if cond)*` clauses. Walked in
+   * CPython's order: the clauses, then the element, so that `:=` meets the iteration variables.
+   */
+  private comprehension(parts: SyntaxNode[], what: string, at: SyntaxNode): void {
+    const start = parts.findIndex((k) => k.name === 'for' || k.name === 'async');
+    const clauses = start < 0 ? [] : comprehensionClauses(parts.slice(start));
+    if (!clauses.length) {
       for (const p of parts) this.expr(p);
       return;
     }
-    const firstIn = parts.findIndex((k, j) => j > i && k.name === 'in');
-    let firstIterEnd = parts.findIndex(
-      (k, j) => j > firstIn && (k.name === 'for' || k.name === 'if' || k.name === 'async'),
-    );
-    if (firstIterEnd < 0) firstIterEnd = parts.length;
-    for (const p of parts.slice(firstIn + 1, firstIterEnd)) this.expr(p);
+    // The first iterable belongs to the enclosing scope.
+    this.iterable(clauses[0].iterable);
     const fn = this.functionScope();
     const outerAsync = !!fn && fn.async && fn.kind === 'function';
-    this.enter({ kind: 'comprehension', async: outerAsync, loop: false, what });
-    const hasAsyncFor = parts.some((k) => k.name === 'async');
-    if (hasAsyncFor && !outerAsync && what !== 'generator expression') {
-      const a = parts.find((k) => k.name === 'async')!;
-      this.error(a.from, a.to, 'asynchronous comprehension outside of an asynchronous function');
-    }
-    for (let j = 0; j < parts.length; j++) {
-      const k = parts[j];
-      if (j > firstIn && j < firstIterEnd) continue;
-      if (k.name === 'for') {
-        const inAt = parts.findIndex((x, m) => m > j && x.name === 'in');
-        if (inAt > j) {
-          this.targetList(parts.slice(j + 1, inAt), 'assign');
-          j = inAt;
-          continue;
-        }
-      }
-      if (k.name !== 'in' && k.name !== 'if' && k.name !== 'async' && k.name !== 'for') this.expr(k);
-    }
+    const scope: Scope = { kind: 'comprehension', async: outerAsync, loop: false, what };
+    scope.awaits = clauses.some((c) => c.async);
+    this.enter(scope);
+    clauses.forEach((c, i) => {
+      this.iterationTarget = true;
+      this.targetList(c.targets, 'assign');
+      this.iterationTarget = false;
+      if (i > 0) this.iterable(c.iterable);
+      for (const n of c.conditions) this.expr(n);
+    });
+    for (const p of parts.slice(0, start)) this.expr(p);
     this.scopes.pop();
+    // `async for` or `await` (here or in a comprehension inside) makes it asynchronous; a generator
+    // expression may be, the others only in an async function.
+    if (!scope.awaits || what === 'generator expression') return;
+    const outer = this.scope;
+    if (outer.kind === 'comprehension') outer.awaits = true;
+    else if (outer.kind !== 'function' || !outer.async)
+      this.error(at.from, at.to, 'asynchronous comprehension outside of an asynchronous function');
+  }
+
+  private iterable(nodes: SyntaxNode[]): void {
+    this.iterableDepth++;
+    for (const n of nodes) this.expr(n);
+    this.iterableDepth--;
+  }
+
+  /** A comprehension's `for` target: CPython refuses rebinding a name an earlier `:=` of it bound. */
+  private iterationVariable(node: SyntaxNode): void {
+    const scope = this.scope;
+    const name = this.chunk.text(node);
+    if (scope.walrusTargets?.has(name))
+      this.error(node.from, node.to, `comprehension inner loop cannot rebind assignment expression target '${name}'`);
+    (scope.iterationVariables ??= new Set()).add(name);
+  }
+
+  /** `name := …` in a comprehension binds outside it: CPython's checks of the scopes it crosses. */
+  private comprehensionWalrus(target: SyntaxNode): void {
+    const name = this.chunk.text(target);
+    (this.scope.walrusTargets ??= new Set()).add(name);
+    for (let s: Scope | undefined = this.scope; s; s = s.parent) {
+      if (s.kind === 'comprehension') {
+        if (s.iterationVariables?.has(name))
+          return this.error(
+            target.from,
+            target.to,
+            `assignment expression cannot rebind comprehension iteration variable '${name}'`,
+          );
+        continue;
+      }
+      if (s.kind === 'class')
+        this.error(
+          target.from,
+          target.to,
+          'assignment expression within a comprehension cannot be used in a class body',
+        );
+      return;
+    }
   }
 
   private dictionary(node: SyntaxNode): void {
@@ -1135,6 +1356,7 @@ export class ChunkAnalyzer {
 
   private importStatement(node: SyntaxNode): void {
     const kids = children(node);
+    for (const bound of importedNames(kids)) this.notDebug(bound, node);
     if (this.tracking(this.scope)) this.importBindings(kids);
     if (this.scopes.length === 1 && importsExecute(this.chunk, node)) this.facts.boundExecute = true;
     const star = starImport(kids);
@@ -1142,13 +1364,13 @@ export class ChunkAnalyzer {
     this.facts.imports.push(...importedModules(this.chunk, kids, this.guardDepth > 0));
   }
 
-  /** The names an import binds: `a` of `import a.b`, `c` of `… as c`, `x` of `from m import x`. */
   private importBindings(kids: SyntaxNode[]): void {
-    const names = kids[0]?.name === 'from' ? kids.slice(kids.findIndex((k) => k.name === 'import') + 1) : kids.slice(1);
-    for (const seg of split(names, ',')) {
-      const as = seg.findIndex((n) => n.name === 'as');
-      const bound = as >= 0 ? seg[as + 1] : seg.find((n) => n.name === 'VariableName');
-      if (bound?.name === 'VariableName') this.bind(bound, SymbolFlag.Import);
-    }
+    for (const bound of importedNames(kids)) this.bind(bound, SymbolFlag.Import);
+  }
+
+  /** `__debug__` is a constant: CPython's compiler refuses to bind it (reported at `at`). */
+  private notDebug(name: SyntaxNode, at: SyntaxNode = name, del = false): void {
+    if (name.to - name.from === 9 && this.chunk.text(name) === '__debug__')
+      this.error(at.from, at.to, del ? 'cannot delete __debug__' : 'cannot assign to __debug__');
   }
 }

@@ -285,7 +285,8 @@ class Lexer {
       if (this.pendingBlock) this.expectedBlock(p, this.wordEnd(p));
     } else if (col > top) {
       if (altcol <= alt[alt.length - 1]) this.halt(p - 1, p, 'inconsistent use of tabs and spaces in indentation');
-      if (!this.pendingBlock) this.soft(this.lineStart(p), p, 'unexpected indent', 'indent');
+      // CPython points at the indentation's last character.
+      if (!this.pendingBlock) this.soft(p - 1, this.wordEnd(p), 'unexpected indent', 'indent');
       indents.push(col);
       alt.push(altcol);
     } else {
