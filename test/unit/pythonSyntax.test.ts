@@ -222,6 +222,21 @@ const INVALID: [string, number, string][] = [
   ['match x:\n    case 1 + 2:\n        pass\n', 2, 'imaginary number required in complex literal'],
   ['match x:\n    case 1 as _:\n        pass\n', 2, "cannot use '_' as a target"],
   ['match x:\n    case {**rest, "k": v}:\n        pass\n', 2, 'invalid syntax'],
+  // Forms the grammar lets through.
+  ['from m import a,\n', 1, 'trailing comma not allowed without surrounding parentheses'],
+  ['import (os, sys)\n', 1, 'invalid syntax'],
+  ['raise X, Y\n', 1, 'invalid syntax'],
+  ['obj.None = 1\n', 1, 'invalid syntax'],
+  ['x: int = y = 1\n', 1, 'invalid syntax'],
+  ['[*x for x in xs]\n', 1, 'iterable unpacking cannot be used in comprehension'],
+  ['{**d for d in ds}\n', 1, 'dict unpacking cannot be used in dict comprehension'],
+  ['*a\n', 1, "can't use starred expression here"],
+  ['x = (*b)\n', 1, 'cannot use starred expression here'],
+  ['f(x for x in y,)\n', 1, 'Generator expression must be parenthesized'],
+  ['f(a = x for x in y)\n', 1, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?"],
+  ['class C(x for x in y):\n    pass\n', 1, 'invalid syntax'],
+  ['def f(**kwargs, /):\n    pass\n', 1, 'arguments cannot follow var-keyword argument'],
+  ['async def f():\n    await await x\n', 2, 'invalid syntax'],
 ];
 
 // Valid in CPython 3.11; several are outside what @lezer/python 1.1 or tree-sitter-python accept.
@@ -275,6 +290,14 @@ const VALID = [
   'def f():\n    try:\n        pass\n    except* A:\n        def g():\n            return 1\n',
   'def f():\n    return (x async for x in y)\nasync def g():\n    return [[await x for x in z] for y in w]\n',
   'match x:\n    case 0 | 1 | 2 as z:\n        pass\n    case [a] | (a,):\n        pass\n    case y if y:\n        pass\n    case (_ as w):\n        pass\n',
+  // Once refused by mistake: a walrus-looking format spec, a backslash before a replacement field,
+  // __class__ in a method, starred comprehension targets, a starred list target, form feeds,
+  // implicit concatenation in patterns.
+  "x = f'{x:=10}' f'\\{6*7}' f'{x = !r:>10}'\n",
+  'class C:\n    def f(self):\n        nonlocal __class__\n',
+  '[a for a, *b in c]\n{k: v for k, *v in pairs}\n[*a] = b\n',
+  '\f\nx = 1\n\f\ny = 2\n',
+  "match x:\n    case 'a' 'b':\n        pass\n    case {'a' 'b': 1}:\n        pass\n",
   'match x:\n    case {1: a, 2: b, "1": c, **rest}:\n        pass\n    case C(1, a=b, c=d) | C(a=b, c=d):\n        pass\n    case -1 - 2j:\n        pass\n',
 ];
 

@@ -129,6 +129,13 @@ function describe(node: SyntaxNode, src: string): string {
   }
 }
 
+/** Python's keywords: never an attribute name (`obj.None` does not parse). */
+const KEYWORDS = new Set(
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
+    ' ',
+  ),
+);
+
 const EXCEPT_STAR_EXIT = "'break', 'continue' and 'return' cannot appear in an except* block";
 
 interface ExceptHandler {
@@ -502,7 +509,11 @@ export class ChunkAnalyzer {
 
   private boundOutside(scope: Scope, name: string): boolean {
     for (let p = scope.parent; p && p.kind !== 'module'; p = p.parent) {
-      if (p.kind === 'class') continue;
+      // A class body binds `__class__` for its methods (the cell `super()` reads).
+      if (p.kind === 'class') {
+        if (name === '__class__') return true;
+        continue;
+      }
       const flags = p.symbols?.get(name) ?? 0;
       if (flags & SymbolFlag.Global) return false;
       if (flags & (SymbolFlag.Local | SymbolFlag.Param | SymbolFlag.Import | SymbolFlag.Nonlocal)) return true;
@@ -638,6 +649,19 @@ export class ChunkAnalyzer {
       case 'Body':
         this.body(node);
         return;
+      case 'ExpressionStatement': {
+        const kids = children(node);
+        if (kids[0]?.name === '*' && !kids.some((k) => k.name === ','))
+          this.error(kids[0].from, node.to, "can't use starred expression here");
+        this.walkChildren(node);
+        return;
+      }
+      case 'RaiseStatement': {
+        const comma = children(node).find((k) => k.name === ',');
+        if (comma) this.syntaxError(comma.from, comma.to, 'invalid syntax');
+        this.walkChildren(node);
+        return;
+      }
       default:
         this.walkChildren(node);
     }
@@ -798,7 +822,7 @@ export class ChunkAnalyzer {
         this.enter({ kind: 'class', async: false, loop: false });
         this.body(k);
         this.scopes.pop();
-      } else if (k.name === 'ArgList') this.argList(k);
+      } else if (k.name === 'ArgList') this.argList(k, true);
       else if (k.name !== 'VariableName') this.expr(k);
     }
   }
@@ -884,7 +908,8 @@ export class ChunkAnalyzer {
         const text = this.chunk.src.slice(seg.from, seg.to).trim();
         if (text === '/') {
           const at = this.chunk.src.indexOf('/', seg.from);
-          if (sawSlash) this.error(at, at + 1, '/ may appear only once');
+          if (sawKwargs) this.error(at, at + 1, 'arguments cannot follow var-keyword argument');
+          else if (sawSlash) this.error(at, at + 1, '/ may appear only once');
           else if (sawStar) this.error(at, at + 1, '/ must be ahead of *');
           else if (!out.length) this.error(at, at + 1, 'at least one argument must precede /');
           sawSlash = true;
@@ -936,9 +961,20 @@ export class ChunkAnalyzer {
     return out;
   }
 
-  private argList(node: SyntaxNode): void {
+  /** A call's or a class's arguments (`bases`: a class's, where no generator expression may stand). */
+  private argList(node: SyntaxNode, bases = false): void {
     const kids = children(node).filter((k) => k.name !== '(' && k.name !== ')');
     const segs = splitArgs(kids).filter((s) => s.length);
+    const trailingComma = kids[kids.length - 1]?.name === ',';
+    for (const seg of segs) {
+      const f = seg.find((n) => n.name === 'for');
+      if (!f) continue;
+      if (seg[1]?.name === 'AssignOp')
+        this.syntaxError(seg[0].from, seg[1].to, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?");
+      else if (bases) this.syntaxError(f.from, f.to, 'invalid syntax');
+      else if (trailingComma)
+        this.error(seg[0].from, seg[seg.length - 1].to, 'Generator expression must be parenthesized');
+    }
     let sawKeyword = false;
     let sawKwUnpack = false;
     const keywords = new Set<string>();
@@ -991,6 +1027,10 @@ export class ChunkAnalyzer {
     const groups = split(kids, 'AssignOp');
     const value = groups.length > 1 ? groups[groups.length - 1] : [];
     const targetGroups = groups.length > 1 ? groups.slice(0, -1) : groups;
+    if (groups.length > 2 && groups[0].some((n) => n.name === 'TypeDef')) {
+      const second = kids.filter((k) => k.name === 'AssignOp')[1];
+      this.syntaxError(second.from, second.to, 'invalid syntax');
+    }
     for (const g of targetGroups) {
       const ann = g.findIndex((n) => n.name === 'TypeDef');
       const tnodes = ann >= 0 ? g.slice(0, ann) : g;
@@ -1052,10 +1092,13 @@ export class ChunkAnalyzer {
     }
   }
 
-  /** A comma-separated target list (a statement-level tuple without parentheses when commas). */
-  private targetList(nodes: SyntaxNode[], ctx: 'assign' | 'del'): void {
+  /**
+   * A comma-separated target list: a statement-level tuple without parentheses when commas, or the
+   * inside of a list or tuple display (`inDisplay`), where one starred target is fine.
+   */
+  private targetList(nodes: SyntaxNode[], ctx: 'assign' | 'del', inDisplay = false): void {
     const items = split(nodes, ',').filter((s) => s.length);
-    const isTuple = nodes.some((n) => n.name === ',');
+    const isTuple = inDisplay || nodes.some((n) => n.name === ',');
     let stars = 0;
     for (const item of items) {
       if (item[0].name === '*') {
@@ -1099,7 +1142,7 @@ export class ChunkAnalyzer {
           this.error(s.from, s.to, 'cannot delete starred');
           return;
         }
-        this.targetList(inner, ctx);
+        this.targetList(inner, ctx, true);
         return;
       }
       case '⚠':
@@ -1157,6 +1200,9 @@ export class ChunkAnalyzer {
         return;
       }
       case 'AwaitExpression': {
+        const operand = node.firstChild?.nextSibling;
+        if (operand?.name === 'AwaitExpression' && operand.firstChild)
+          this.syntaxError(operand.firstChild.from, operand.firstChild.to, 'invalid syntax');
         const comprehension = this.scope.kind === 'comprehension' ? this.scope : undefined;
         if (comprehension) comprehension.awaits = true;
         if (comprehension && comprehension.what !== 'generator expression') {
@@ -1189,6 +1235,20 @@ export class ChunkAnalyzer {
         this.enter({ kind: 'lambda', async: false, loop: false, yields: [], returnsWithValue: [] });
         for (const k of kids.slice(colon + 1)) this.expr(k);
         this.scopes.pop();
+        return;
+      }
+      case 'MemberExpression': {
+        const property = node.lastChild;
+        if (property?.name === 'PropertyName' && KEYWORDS.has(this.chunk.text(property)))
+          this.syntaxError(property.from, property.to, 'invalid syntax');
+        this.walkChildren(node);
+        return;
+      }
+      case 'ParenthesizedExpression': {
+        const inner = node.firstChild?.nextSibling;
+        if (inner?.name === '*')
+          this.syntaxError(inner.from, (node.lastChild ?? inner).from, 'cannot use starred expression here');
+        this.walkChildren(node);
         return;
       }
       case 'CallExpression': {
@@ -1261,6 +1321,15 @@ export class ChunkAnalyzer {
   private comprehension(parts: SyntaxNode[], what: string, at: SyntaxNode): void {
     const start = parts.findIndex((k) => k.name === 'for' || k.name === 'async');
     const clauses = start < 0 ? [] : comprehensionClauses(parts.slice(start));
+    const star = parts[0];
+    if (start > 0 && (star.name === '*' || star.name === '**'))
+      this.syntaxError(
+        star.from,
+        parts[start - 1].to,
+        star.name === '*'
+          ? 'iterable unpacking cannot be used in comprehension'
+          : 'dict unpacking cannot be used in dict comprehension',
+      );
     if (!clauses.length) {
       for (const p of parts) this.expr(p);
       return;
@@ -1356,6 +1425,11 @@ export class ChunkAnalyzer {
 
   private importStatement(node: SyntaxNode): void {
     const kids = children(node);
+    const paren = kids.find((k) => k.name === '(');
+    const last = kids[kids.length - 1];
+    if (kids[0]?.name === 'import' && paren) this.syntaxError(paren.from, paren.to, 'invalid syntax');
+    else if (!paren && last?.name === ',')
+      this.syntaxError(last.from, last.to, 'trailing comma not allowed without surrounding parentheses');
     for (const bound of importedNames(kids)) this.notDebug(bound, node);
     if (this.tracking(this.scope)) this.importBindings(kids);
     if (this.scopes.length === 1 && importsExecute(this.chunk, node)) this.facts.boundExecute = true;

@@ -610,8 +610,10 @@ class Lexer {
     while (p < to) {
       const c = src.charCodeAt(p);
       if (!raw && c === C.Backslash && depth === 0) {
-        this.escape(start, p, false);
-        p += 2;
+        // `\{` is a backslash before a replacement field (CPython keeps the backslash).
+        const brace = src.charCodeAt(p + 1) === C.LBrace || src.charCodeAt(p + 1) === C.RBrace;
+        if (!brace) this.escape(start, p, false);
+        p += brace ? 1 : 2;
         continue;
       }
       if (c === C.LBrace) {

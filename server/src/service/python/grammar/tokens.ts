@@ -61,6 +61,7 @@ const newline = 10,
   carriageReturn = 13,
   space = 32,
   tab = 9,
+  formFeed = 12,
   hash = 35,
   braceOpen = 123,
   braceClose = 125,
@@ -114,7 +115,7 @@ export const newlines = new ExternalTokenizer(
       if (isLineBreak(input.next)) input.acceptToken(newlineBracketed, 1);
     } else if (((prev = input.peek(-1)) < 0 || isLineBreak(prev)) && stack.canShift(blankLineStart)) {
       let spaces = 0;
-      while (input.next == space || input.next == tab) {
+      while (input.next == space || input.next == tab || input.next == formFeed) {
         input.advance();
         spaces++;
       }
@@ -137,6 +138,8 @@ export const indentation = new ExternalTokenizer((input, stack) => {
     for (;;) {
       if (input.next == space) depth++;
       else if (input.next == tab) depth += 8 - (depth % 8);
+      else if (input.next == formFeed)
+        depth = 0; // CPython's tokenizer restarts the column
       else break;
       input.advance();
       chars++;
