@@ -237,6 +237,20 @@ const INVALID: [string, number, string][] = [
   ['class C(x for x in y):\n    pass\n', 1, 'invalid syntax'],
   ['def f(**kwargs, /):\n    pass\n', 1, 'arguments cannot follow var-keyword argument'],
   ['async def f():\n    await await x\n', 2, 'invalid syntax'],
+  // CPython's wording: escapes with their positions, f-string fields, mistyped comparisons.
+  [
+    "x = '\\x'\n",
+    1,
+    "(unicode error) 'unicodeescape' codec can't decode bytes in position 0-1: truncated \\xXX escape",
+  ],
+  ["x = 'ab\\N{'\n", 1, "codec can't decode bytes in position 2-4: malformed \\N character escape"],
+  ["x = b'\\x1'\n", 1, '(value error) invalid \\x escape at position 0'],
+  ["x = f'{!r}'\n", 1, "f-string: expression required before '!'"],
+  ["x = f'{ =}'\n", 1, "f-string: expression required before '='"],
+  ['f() = 1\n', 1, "cannot assign to function call here. Maybe you meant '==' instead of '='?"],
+  ['if x.a = 3:\n    pass\n', 1, "cannot assign to attribute here. Maybe you meant '==' instead of '='?"],
+  ['if x = 3:\n    pass\n', 1, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?"],
+  ["f-string: single '}' is not allowed\n", 1, 'illegal target for annotation'],
 ];
 
 // Valid in CPython 3.11; several are outside what @lezer/python 1.1 or tree-sitter-python accept.
@@ -319,6 +333,13 @@ describe('python-syntax', () => {
       );
     });
   }
+
+  it('places an error in a string where CPython does: before the token after the string', () => {
+    for (const src of ["x = f'{a!x}' + 1\n", "x = '\\x' + 1\n"]) {
+      const p = firstCPythonError(analyzePython(src).problems)!;
+      assert.equal(src.slice(p.start, p.end + 1), ' +', p.message);
+    }
+  });
 
   it('points at the exact characters', () => {
     const src = 'def execute(variables):\n    x = (1,\n    return "a"\n';

@@ -129,6 +129,63 @@ function describe(node: SyntaxNode, src: string): string {
   }
 }
 
+/**
+ * Where CPython's parser takes `target = value` for a mistyped comparison (its invalid_named_expression
+ * rule): one `=`, the target next to it and the value both single operands of `|` or tighter (not a
+ * comparison, `not`, `and`, `or`, conditional, lambda), the target not a list, tuple, generator or
+ * constant. Returns the start of the target CPython names, or -1.
+ */
+function comparisonLike(targets: SyntaxNode[], value: SyntaxNode[]): number {
+  let t = targets[targets.length - 1];
+  if (!t || value.length !== 1 || !isOperand(value[0], true)) return -1;
+  if (['TupleExpression', 'ArrayExpression', 'ComprehensionExpression', 'None', 'Boolean'].includes(t.name)) return -1;
+  if (!isOperand(t, false)) return -1;
+  while (t.name === 'ParenthesizedExpression' && t.firstChild?.nextSibling && t.firstChild.nextSibling.name !== ')')
+    t = t.firstChild.nextSibling;
+  return t.from;
+}
+
+/** An operand of `|` or tighter: what CPython's grammar calls a bitwise_or. */
+function isOperand(node: SyntaxNode, constants: boolean): boolean {
+  switch (node.name) {
+    case 'ConditionalExpression':
+    case 'LambdaExpression':
+    case 'NamedExpression':
+    case 'YieldExpression':
+    case '*':
+      return false;
+    case 'None':
+    case 'Boolean':
+      return constants;
+    case 'UnaryExpression':
+      return node.firstChild?.name !== 'not';
+    case 'BinaryExpression': {
+      const op = node.firstChild?.nextSibling;
+      return !!op && (op.name === 'BitOp' || op.name === 'ArithOp');
+    }
+    default:
+      return true;
+  }
+}
+
+/** Expressions CPython's parser may take for the left side of a mistyped `==`. */
+const COMPARABLE = new Set([
+  'MemberExpression',
+  'CallExpression',
+  'Number',
+  'String',
+  'ContinuedString',
+  'FormatString',
+  'BinaryExpression',
+  'UnaryExpression',
+  'ParenthesizedExpression',
+  'DictionaryExpression',
+  'SetExpression',
+  'ArrayComprehensionExpression',
+  'SetComprehensionExpression',
+  'DictionaryComprehensionExpression',
+]);
+
 /** Python's keywords: never an attribute name (`obj.None` does not parse). */
 const KEYWORDS = new Set(
   'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
@@ -237,6 +294,8 @@ export class ChunkAnalyzer {
   private iterableDepth = 0;
   /** Walking a comprehension's `for` targets. */
   private iterationTarget = false;
+  /** The target of `target = value` that CPython reports with "Maybe you meant '=='" (its start). */
+  private comparisonHint = -1;
 
   /**
    * @param src the whole source; `base` the chunk's offset in it; `text` the chunk's text
@@ -294,11 +353,8 @@ export class ChunkAnalyzer {
     // flag the header line before it. Prefer the lexer's there; otherwise the earlier error.
     let parse: RelProblem | undefined = lexError && lexed.error!.kind !== 'tokenizer' ? lexError : undefined;
     const lexFirst = parse && parse.message.startsWith('expected an indented block');
-    if (
-      this.parseError &&
-      (!parse || this.parseError.start < (lexFirst ? this.lineStartBefore(parse.start) : parse.start))
-    )
-      parse = this.parseError;
+    const lexAt = parse && (lexFirst ? this.lineStartBefore(parse.start) : (lexed.error!.from ?? parse.start));
+    if (this.parseError && (lexAt === undefined || this.parseError.start < lexAt)) parse = this.parseError;
     if (parse) this.facts.parseError = parse;
     if (this.semantic) this.facts.compileError = this.semantic;
     return this.facts;
@@ -387,6 +443,12 @@ export class ChunkAnalyzer {
       message = "Missing parentheses in call to 'exec'. Did you mean exec(...)?";
     else if (BLOCK_HEADER.test(code) && !code.endsWith(':') && !/:\s*\S/.test(code.replace(/(['"]).*?\1/g, '')))
       message = "expected ':'";
+    const mistyped = src[from] === '=' && src[from + 1] !== '=' ? this.mistypedComparison(node) : undefined;
+    if (mistyped) {
+      from = mistyped.from;
+      to = mistyped.to;
+      message = mistyped.message;
+    }
     this.parseError = {
       code: 'python-syntax',
       start: this.chunk.rel(from),
@@ -417,6 +479,32 @@ export class ChunkAnalyzer {
     let end = pos;
     while (end > 0 && /\s/.test(src[end - 1])) end--;
     return end;
+  }
+
+  /**
+   * `if x = 1:`, `f(a.b = 1)`: a parse error at `=` after an expression, which CPython's parser
+   * reports as a mistyped comparison, on that expression.
+   */
+  private mistypedComparison(error: SyntaxNode): { from: number; to: number; message: string } | undefined {
+    const parent = error.parent?.name;
+    if (parent === 'ArgList' || parent === 'ParamList' || parent === 'LambdaExpression') return undefined;
+    let left = error.prevSibling;
+    while (left && left.type.isError) left = left.prevSibling;
+    if (!left || !/^\s*$/.test(this.chunk.src.slice(left.to, error.from).replace(/=$/, ''))) return undefined;
+    if (left.name === 'VariableName')
+      return { from: left.from, to: left.to, message: "invalid syntax. Maybe you meant '==' or ':=' instead of '='?" };
+    if (!COMPARABLE.has(left.name) || !isOperand(left, false)) return undefined;
+    const what =
+      left.name === 'MemberExpression'
+        ? left.lastChild?.name === ']'
+          ? 'subscript'
+          : 'attribute'
+        : describe(left, this.chunk.src);
+    return {
+      from: left.from,
+      to: left.to,
+      message: `cannot assign to ${what} here. Maybe you meant '==' instead of '='?`,
+    };
   }
 
   // ---------------------------------------------------------------- walking
@@ -543,7 +631,9 @@ export class ChunkAnalyzer {
         this.classDef(node, node);
         return;
       case 'AssignStatement':
-        this.assign(node);
+        // A statement the grammar recovered from: its targets are guesses.
+        if (this.hasError(node)) this.walkChildren(node);
+        else this.assign(node);
         return;
       case 'UpdateStatement': {
         const kids = children(node);
@@ -567,10 +657,10 @@ export class ChunkAnalyzer {
                 : t.name === 'ArrayExpression'
                   ? 'list'
                   : describe(t, this.chunk.src);
-            this.error(t.from, t.to, `'${what}' is an illegal expression for augmented assignment`);
+            this.syntaxError(t.from, t.to, `'${what}' is an illegal expression for augmented assignment`);
           }
         } else if (targets.length > 1 && kids.slice(0, op).some((k) => k.name === ',')) {
-          this.error(kids[0].from, kids[op - 1].to, "'tuple' is an illegal expression for augmented assignment");
+          this.syntaxError(kids[0].from, kids[op - 1].to, "'tuple' is an illegal expression for augmented assignment");
         }
         this.walkChildren(node);
         return;
@@ -908,17 +998,17 @@ export class ChunkAnalyzer {
         const text = this.chunk.src.slice(seg.from, seg.to).trim();
         if (text === '/') {
           const at = this.chunk.src.indexOf('/', seg.from);
-          if (sawKwargs) this.error(at, at + 1, 'arguments cannot follow var-keyword argument');
-          else if (sawSlash) this.error(at, at + 1, '/ may appear only once');
-          else if (sawStar) this.error(at, at + 1, '/ must be ahead of *');
-          else if (!out.length) this.error(at, at + 1, 'at least one argument must precede /');
+          if (sawKwargs) this.syntaxError(at, at + 1, 'arguments cannot follow var-keyword argument');
+          else if (sawSlash) this.syntaxError(at, at + 1, '/ may appear only once');
+          else if (sawStar) this.syntaxError(at, at + 1, '/ must be ahead of *');
+          else if (!out.length) this.syntaxError(at, at + 1, 'at least one argument must precede /');
           sawSlash = true;
           out.forEach((p) => (p.kind = 'positional-only'));
           out.push({ name: '/', kind: 'marker', hasDefault: false });
         }
         continue;
       }
-      if (sawKwargs) this.error(ns[0].from, ns[ns.length - 1].to, 'arguments cannot follow var-keyword argument');
+      if (sawKwargs) this.syntaxError(ns[0].from, ns[ns.length - 1].to, 'arguments cannot follow var-keyword argument');
       const first = ns[0];
       const nameNode = ns.find((n) => n.name === 'VariableName');
       const pname = nameNode ? this.chunk.text(nameNode) : '';
@@ -932,7 +1022,7 @@ export class ChunkAnalyzer {
       const defIdx = ns.findIndex((n) => n.name === 'AssignOp');
       if (defIdx >= 0) for (const n of ns.slice(defIdx + 1)) this.expr(n);
       if (first.name === '*') {
-        if (sawStar) this.error(first.from, first.to, '* argument may appear only once');
+        if (sawStar) this.syntaxError(first.from, first.to, '* argument may appear only once');
         sawStar = true;
         if (!nameNode) bareStar = first;
         out.push({ name: pname, kind: nameNode ? 'varargs' : 'marker', hasDefault: false });
@@ -941,7 +1031,7 @@ export class ChunkAnalyzer {
       if (first.name === '**') {
         sawKwargs = true;
         if (bareStar && out[out.length - 1]?.kind === 'marker' && out[out.length - 1].name === '') {
-          this.error(bareStar.from, bareStar.to, 'named arguments must follow bare *');
+          this.syntaxError(bareStar.from, bareStar.to, 'named arguments must follow bare *');
         }
         bareStar = undefined;
         out.push({ name: pname, kind: 'kwargs', hasDefault: false });
@@ -951,13 +1041,13 @@ export class ChunkAnalyzer {
       if (!sawStar) {
         if (hasDefault) sawDefault = true;
         else if (sawDefault && nameNode)
-          this.error(nameNode.from, nameNode.to, 'non-default argument follows default argument');
+          this.syntaxError(nameNode.from, nameNode.to, 'non-default argument follows default argument');
       }
       bareStar = undefined;
       out.push({ name: pname, kind: sawStar ? 'keyword-only' : 'positional', hasDefault });
     }
     if (bareStar && out[out.length - 1]?.kind === 'marker')
-      this.error(bareStar.from, bareStar.to, 'named arguments must follow bare *');
+      this.syntaxError(bareStar.from, bareStar.to, 'named arguments must follow bare *');
     return out;
   }
 
@@ -973,7 +1063,7 @@ export class ChunkAnalyzer {
         this.syntaxError(seg[0].from, seg[1].to, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?");
       else if (bases) this.syntaxError(f.from, f.to, 'invalid syntax');
       else if (trailingComma)
-        this.error(seg[0].from, seg[seg.length - 1].to, 'Generator expression must be parenthesized');
+        this.syntaxError(seg[0].from, seg[seg.length - 1].to, 'Generator expression must be parenthesized');
     }
     let sawKeyword = false;
     let sawKwUnpack = false;
@@ -982,13 +1072,13 @@ export class ChunkAnalyzer {
     for (const seg of segs) {
       const first = seg[0];
       if (hasGenerator && segs.length > 1 && seg.some((n) => n.name === 'for')) {
-        this.error(seg[0].from, seg[seg.length - 1].to, 'Generator expression must be parenthesized');
+        this.syntaxError(seg[0].from, seg[seg.length - 1].to, 'Generator expression must be parenthesized');
       }
       if (first.name === '**') {
         sawKwUnpack = true;
       } else if (first.name === '*') {
         if (sawKwUnpack)
-          this.error(
+          this.syntaxError(
             first.from,
             seg[seg.length - 1].to,
             'iterable argument unpacking follows keyword argument unpacking',
@@ -1006,9 +1096,9 @@ export class ChunkAnalyzer {
         sawKeyword = true;
         this.addSecret(keywordSecret(this.chunk, k, seg[2]));
       } else if (sawKwUnpack) {
-        this.error(first.from, seg[seg.length - 1].to, 'positional argument follows keyword argument unpacking');
+        this.syntaxError(first.from, seg[seg.length - 1].to, 'positional argument follows keyword argument unpacking');
       } else if (sawKeyword) {
-        this.error(first.from, seg[seg.length - 1].to, 'positional argument follows keyword argument');
+        this.syntaxError(first.from, seg[seg.length - 1].to, 'positional argument follows keyword argument');
       }
       const isComp = seg.some((n) => n.name === 'for');
       if (isComp) this.comprehension(seg, 'generator expression', seg[0]);
@@ -1037,21 +1127,30 @@ export class ChunkAnalyzer {
       if (ann >= 0) {
         this.expr(g[ann]);
         if (tnodes.some((n) => n.name === ','))
-          this.error(tnodes[0].from, tnodes[tnodes.length - 1].to, 'only single target (not tuple) can be annotated');
+          this.syntaxError(
+            tnodes[0].from,
+            tnodes[tnodes.length - 1].to,
+            'only single target (not tuple) can be annotated',
+          );
         else if (tnodes.length === 1) {
           let t = tnodes[0];
           while (t.name === 'ParenthesizedExpression' && t.firstChild?.nextSibling) t = t.firstChild.nextSibling;
-          if (t.name === 'TupleExpression') this.error(t.from, t.to, 'only single target (not tuple) can be annotated');
+          if (t.name === 'TupleExpression')
+            this.syntaxError(t.from, t.to, 'only single target (not tuple) can be annotated');
           else if (t.name === 'ArrayExpression')
-            this.error(t.from, t.to, 'only single target (not list) can be annotated');
+            this.syntaxError(t.from, t.to, 'only single target (not list) can be annotated');
           else if (t.name !== 'VariableName' && t.name !== 'MemberExpression')
-            this.error(t.from, t.to, 'illegal target for annotation');
+            this.syntaxError(t.from, t.to, 'illegal target for annotation');
           else {
             if (t === tnodes[0] && t.name === 'VariableName') this.annotated(node, t);
             this.target(tnodes[0], 'assign');
           }
         }
-      } else this.targetList(tnodes, 'assign');
+      } else {
+        this.comparisonHint = groups.length === 2 ? comparisonLike(tnodes, value) : -1;
+        this.targetList(tnodes, 'assign');
+        this.comparisonHint = -1;
+      }
       if (this.scopes.length === 1 && tnodes.some((n) => n.name === 'VariableName' && this.chunk.text(n) === 'execute'))
         this.facts.boundExecute = true;
     }
@@ -1125,7 +1224,7 @@ export class ChunkAnalyzer {
         const inner = node.firstChild?.nextSibling;
         if (inner && inner.name !== ')') {
           if (inner.name === '*')
-            this.error(
+            this.syntaxError(
               inner.from,
               node.to,
               ctx === 'del' ? 'cannot delete starred' : 'starred assignment target must be in a list or tuple',
@@ -1139,7 +1238,7 @@ export class ChunkAnalyzer {
         const inner = children(node).slice(1, -1);
         if (ctx === 'del' && inner.some((n) => n.name === '*')) {
           const s = inner.find((n) => n.name === '*')!;
-          this.error(s.from, s.to, 'cannot delete starred');
+          this.syntaxError(s.from, s.to, 'cannot delete starred');
           return;
         }
         this.targetList(inner, ctx, true);
@@ -1148,13 +1247,15 @@ export class ChunkAnalyzer {
       case '⚠':
       case ',':
         return;
-      default:
+      default: {
         if (node.type.isError) return;
-        this.error(
+        const message = `cannot ${ctx === 'del' ? 'delete' : 'assign to'} ${describe(node, this.chunk.src)}`;
+        this.syntaxError(
           node.from,
           node.to,
-          `cannot ${ctx === 'del' ? 'delete' : 'assign to'} ${describe(node, this.chunk.src)}`,
+          node.from === this.comparisonHint ? `${message} here. Maybe you meant '==' instead of '='?` : message,
         );
+      }
     }
   }
 
@@ -1195,7 +1296,7 @@ export class ChunkAnalyzer {
         const parts = children(node);
         const bytes = parts.map((p) => /^[rRfFuU]?[bB]/.test(this.chunk.text(p)));
         if (bytes.some((b) => b) && bytes.some((b) => !b))
-          this.error(node.from, node.to, 'cannot mix bytes and nonbytes literals');
+          this.syntaxError(node.from, node.to, 'cannot mix bytes and nonbytes literals');
         for (const p of parts) this.expr(p);
         return;
       }
@@ -1267,7 +1368,7 @@ export class ChunkAnalyzer {
                 ? 'subscript'
                 : 'attribute'
               : describe(t, this.chunk.src);
-          this.error(t.from, t.to, `cannot use assignment expressions with ${what}`);
+          this.syntaxError(t.from, t.to, `cannot use assignment expressions with ${what}`);
         }
         if (this.iterableDepth > 0)
           this.error(node.from, node.to, 'assignment expression cannot be used in a comprehension iterable expression');

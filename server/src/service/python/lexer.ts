@@ -15,6 +15,8 @@ export interface LexError {
    * `indent`: an unexpected indent, which CPython reports without looking further.
    */
   kind: 'tokenizer' | 'parser' | 'indent';
+  /** Where the faulty token starts, when the error is reported further on (an f-string's, at its end). */
+  from?: number;
   /**
    * The faulty token runs to the end of the file (an unclosed bracket, an unterminated triple-quoted
    * string): whatever a parser made of the rest is an echo of this error.
@@ -536,7 +538,6 @@ class Lexer {
           this.line++;
           continue;
         }
-        if (!raw && !fstr && !this.tokenizerOnly) this.escape(start, p, bytes);
         p += p + 1 < n ? 2 : 1;
         continue;
       }
@@ -561,46 +562,90 @@ class Lexer {
         triple,
       );
     }
-    if (fstr && !this.tokenizerOnly) this.fstring(start, bodyStart, bodyEnd, raw);
+    if (!raw && !fstr && !this.tokenizerOnly) {
+      for (let k = bodyStart; k < bodyEnd; k++) {
+        if (src.charCodeAt(k) !== C.Backslash) continue;
+        const message = this.escape(k, bytes, bodyStart, bodyEnd);
+        // Reported, as CPython does, at the end of the string (of all strings concatenated).
+        if (message) {
+          const at = this.afterStrings(p);
+          this.fail(at - 1, at, message, 'parser');
+        }
+        k++;
+      }
+    }
+    if (fstr && !this.tokenizerOnly) {
+      try {
+        this.fstring(start, bodyStart, bodyEnd, raw);
+      } catch (e) {
+        // CPython places an f-string's errors after the string (after all strings concatenated).
+        if (!(e instanceof Stop) || !e.lexError) throw e;
+        const at = this.afterStrings(p);
+        throw new Stop({ ...e.lexError, start: at - 1, end: at, from: start });
+      }
+    }
     this.pos = p;
   }
 
-  /** Checks an escape sequence at `p` (a backslash) of a non-raw literal. */
-  private escape(start: number, p: number, bytes: boolean): void {
+  /**
+   * Where CPython reports an error in a string literal's contents: at the token after it and the
+   * strings concatenated to it (the offset before that token, so that the range stays on the string).
+   */
+  private afterStrings(p: number): number {
+    let q = this.concatenationEnd(p);
+    while (q < this.src.length && /[ \t\f]/.test(this.src[q])) q++;
+    return q;
+  }
+
+  /** The end of the string literals implicitly concatenated to the one ending at `p`. */
+  private concatenationEnd(p: number): number {
+    const src = this.src;
+    const gap = this.brackets.length ? /^(?:[ \t\f\r\n]|\\\r?\n|#[^\r\n]*)*/ : /^(?:[ \t\f]|\\\r?\n)*/;
+    for (;;) {
+      const q = p + gap.exec(src.slice(p, p + 4096))![0].length;
+      const m = /^[rRbBuUfF]{0,2}('''|"""|'|")/.exec(src.slice(q, q + 5));
+      if (!m) return p;
+      const quote = m[1];
+      let k = q + m[0].length;
+      while (k < src.length && !src.startsWith(quote, k)) {
+        if (quote.length === 1 && (src[k] === '\n' || src[k] === '\r')) return p;
+        k += src[k] === '\\' ? 2 : 1;
+      }
+      if (k >= src.length) return p;
+      p = k + quote.length;
+    }
+  }
+
+  /**
+   * CPython's error for the escape sequence at `p` (a backslash) of a non-raw literal whose body is
+   * [from, to), or undefined. Positions count as CPython's decoder does: each non-ASCII character of
+   * the body as the ten characters of its `\UXXXXXXXX` form.
+   */
+  private escape(p: number, bytes: boolean, from: number, to: number): string | undefined {
     const src = this.src;
     const d = src[p + 1];
+    let at = 0;
+    for (const ch of src.slice(from, p)) at += ch.codePointAt(0)! > 127 ? 10 : 1;
+    const codec = (last: number, what: string) =>
+      `(unicode error) 'unicodeescape' codec can't decode bytes in position ${at}-${at + last}: ${what}`;
     const need = d === 'x' ? 2 : !bytes && d === 'u' ? 4 : !bytes && d === 'U' ? 8 : 0;
     if (need) {
       let k = 0;
-      while (k < need && isHex(src.charCodeAt(p + 2 + k))) k++;
-      if (k < need) {
-        if (bytes) this.fail(start, p + 2 + k, `(value error) invalid \\x escape`, 'parser');
-        this.fail(
-          start,
-          p + 2 + k,
-          `(unicode error) 'unicodeescape' codec can't decode bytes: truncated \\${d}${'X'.repeat(need)} escape`,
-          'parser',
-        );
-      }
-      if (d === 'U' && parseInt(src.slice(p + 2, p + 10), 16) > 0x10ffff) {
-        this.fail(
-          start,
-          p + 10,
-          "(unicode error) 'unicodeescape' codec can't decode bytes: illegal Unicode character",
-          'parser',
-        );
-      }
+      while (k < need && p + 2 + k < to && isHex(src.charCodeAt(p + 2 + k))) k++;
+      if (k < need)
+        return bytes
+          ? `(value error) invalid \\x escape at position ${at}`
+          : codec(1 + k, `truncated \\${d}${'X'.repeat(need)} escape`);
+      if (d === 'U' && parseInt(src.slice(p + 2, p + 10), 16) > 0x10ffff) return codec(9, 'illegal Unicode character');
     } else if (!bytes && d === 'N') {
       const close = src.indexOf('}', p + 3);
-      if (src[p + 2] !== '{' || close < 0 || close === p + 3 || /[\n\r'"]/.test(src.slice(p + 3, close))) {
-        this.fail(
-          start,
-          p + 2,
-          "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape",
-          'parser',
-        );
+      const named = src[p + 2] === '{' && close >= 0 && close < to;
+      if (!named || close === p + 3) {
+        const last = src[p + 2] !== '{' ? 1 : named ? close - p : to - 1 - p;
+        return codec(last, 'malformed \\N character escape');
       }
     }
+    return undefined;
   }
 
   /** CPython 3.11's f-string rules for the body [from, to) of an f-string literal starting at `start`. */
@@ -612,7 +657,8 @@ class Lexer {
       if (!raw && c === C.Backslash && depth === 0) {
         // `\{` is a backslash before a replacement field (CPython keeps the backslash).
         const brace = src.charCodeAt(p + 1) === C.LBrace || src.charCodeAt(p + 1) === C.RBrace;
-        if (!brace) this.escape(start, p, false);
+        const message = brace ? undefined : this.escape(p, false, from, to);
+        if (message) this.fail(start, p + 2, message, 'parser');
         p += brace ? 1 : 2;
         continue;
       }
@@ -688,7 +734,7 @@ class Lexer {
         while (k < to && /\s/.test(src[k])) k++;
         if (k < to && /[!:}]/.test(src[k])) {
           if (!src.slice(exprStart, p).trim())
-            this.fail(start, p + 1, 'f-string: empty expression not allowed', 'parser');
+            this.fail(start, p + 1, "f-string: expression required before '='", 'parser');
           p = k - 1;
           continue;
         }
@@ -696,7 +742,14 @@ class Lexer {
     }
     if (quote) this.fail(start, p, 'f-string: unterminated string', 'parser');
     if (p >= to) this.fail(start, to, "f-string: expecting '}'", 'parser');
-    if (!src.slice(exprStart, p).trim()) this.fail(start, p + 1, 'f-string: empty expression not allowed', 'parser');
+    if (!src.slice(exprStart, p).trim()) {
+      const next = src[p];
+      const message =
+        next === '!' || next === ':'
+          ? `f-string: expression required before '${next}'`
+          : 'f-string: empty expression not allowed';
+      this.fail(start, p + 1, message, 'parser');
+    }
     if (src.charCodeAt(p) === C.Bang) {
       const conv = src[p + 1];
       if (!conv || !/[sra]/.test(conv) || p + 1 >= to)
