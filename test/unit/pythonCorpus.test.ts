@@ -2,8 +2,8 @@
 // test_syntax, test_grammar, test_patma, test_fstring, … (test/python/corpus.py extracts them and asks
 // CPython's compile() for each verdict). The targets (issue 17): every snippet CPython refuses is
 // flagged, on CPython's line; none it accepts is flagged; CPython's column (±1) and message for at
-// least 95 % of the refusals. Until they are reached, test/python/corpus-gaps.json lists each
-// disagreement left, by kind: the test fails on a new one, and on one fixed but still listed.
+// least 95 % of the refusals. test/python/corpus-gaps.json lists each disagreement left, by kind:
+// the test fails on a new one, and on one fixed but still listed.
 // TOOLDEF_CORPUS_REPORT=<file> writes every disagreement there in full; TOOLDEF_CORPUS_GAPS=update
 // rewrites the list.
 import assert from 'node:assert/strict';
@@ -113,6 +113,18 @@ describe("python-syntax agrees with CPython 3.11 on CPython's test suite", { ski
       `CPython's message ${pct(refused - found.wrongMsg.length)}`;
     t.diagnostic(summary);
     assert.ok(refused > 1000 && snippets.length > 3000, summary);
+    assert.deepEqual(
+      found.missed.map((f) => f.text),
+      [],
+      summary,
+    );
+    assert.deepEqual(
+      found.falseAlarms.map((f) => f.text),
+      [],
+      summary,
+    );
+    assert.ok(found.wrongCol.length + found.wrongLine.length <= refused * 0.05, summary);
+    assert.ok(found.wrongMsg.length <= refused * 0.05, summary);
     for (const kind of kinds) {
       const listed = new Set(known[kind]);
       const fresh = found[kind].filter((f) => !listed.has(f.key)).map((f) => f.text);

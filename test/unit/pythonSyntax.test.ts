@@ -251,6 +251,34 @@ const INVALID: [string, number, string][] = [
   ['if x.a = 3:\n    pass\n', 1, "cannot assign to attribute here. Maybe you meant '==' instead of '='?"],
   ['if x = 3:\n    pass\n', 1, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?"],
   ["f-string: single '}' is not allowed\n", 1, 'illegal target for annotation'],
+  ["x = f'{lambda x: x}'\n", 1, 'f-string: invalid syntax'],
+  ["x = f'{*a}'\n", 1, 'f-string: cannot use starred expression here'],
+  ["x = f'{,}'\n", 1, 'f-string: invalid syntax'],
+  ['def f(a, *b=3):\n    pass\n', 1, 'var-positional argument cannot have default value'],
+  ['def f(a, d=, c):\n    pass\n', 1, 'expected default value expression'],
+  ['def f(x, (y, z)):\n    pass\n', 1, 'Function parameters cannot be parenthesized'],
+  ['lambda x, (y, z): 1\n', 1, 'Lambda expression parameters cannot be parenthesized'],
+  ['def f:\n    pass\n', 1, "expected '('"],
+  ['f(x.y=1)\n', 1, 'expression cannot contain assignment, perhaps you meant "=="?'],
+  ['x = [1, 2 3]\n', 1, 'invalid syntax. Perhaps you forgot a comma?'],
+  ['x = [a, b for a, b in c]\n', 1, 'did you forget parentheses around the comprehension target?'],
+  ['x = 1 if y\n', 1, "expected 'else' after 'if' expression"],
+  ['x = {1: *a}\n', 1, 'cannot use a starred expression in a dictionary value'],
+  ['try:\n    pass\nexcept A, B, C as e:\n    pass\n', 3, 'multiple exception types must be parenthesized'],
+  ['yield = 1\n', 1, 'assignment to yield expression not possible'],
+  ['(*x), y = 1, 2\n', 1, 'cannot use starred expression here'],
+  ['del *x\n', 1, 'cannot delete starred'],
+  ['def f(/):\n    pass\n', 1, 'invalid syntax'],
+  // The symbol table's errors come before the compiler's, whatever their order in the file.
+  ['del __debug__\n[x := 1 for x in a]\n', 2, "cannot rebind comprehension iteration variable 'x'"],
+  ['def f():\n    nonlocal x\n    x: int\n', 3, "annotated name 'x' can't be nonlocal"],
+  // A function may nest 20 loops, with and try statements.
+  [
+    Array.from({ length: 21 }, (_, i) => `${' '.repeat(i)}while x:\n`).join('') + ' '.repeat(21) + 'pass\n',
+    21,
+    'too many statically nested blocks',
+  ],
+  ['if x:\n    y = 1\n  \\\n  z = 1\n', 4, 'unindent does not match any outer indentation level'],
 ];
 
 // Valid in CPython 3.11; several are outside what @lezer/python 1.1 or tree-sitter-python accept.
@@ -311,6 +339,8 @@ const VALID = [
   'class C:\n    def f(self):\n        nonlocal __class__\n',
   '[a for a, *b in c]\n{k: v for k, *v in pairs}\n[*a] = b\n',
   '\f\nx = 1\n\f\ny = 2\n',
+  'if x:\n    y = 1\n        \\\n\n    z = 2\n',
+  Array.from({ length: 20 }, (_, i) => `${' '.repeat(i)}while x:\n`).join('') + ' '.repeat(20) + 'pass\n',
   "match x:\n    case 'a' 'b':\n        pass\n    case {'a' 'b': 1}:\n        pass\n",
   'match x:\n    case {1: a, 2: b, "1": c, **rest}:\n        pass\n    case C(1, a=b, c=d) | C(a=b, c=d):\n        pass\n    case -1 - 2j:\n        pass\n',
 ];

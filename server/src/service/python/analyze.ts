@@ -9,8 +9,19 @@ import { checkExecute, type ParamInfo } from './executeContract';
 import { importedModules, importsExecute, starImport } from './importedModules';
 import { lex } from './lexer';
 import { matchErrors } from './matchPatterns';
+import { inFormatField, parserMessage } from './parserMessages';
 import { assignedSecret, keywordSecret, literalSecret } from './secretLiterals';
-import { children, Chunk, firstError, plainString, split, splitArgs } from './syntaxNodes';
+import {
+  children,
+  Chunk,
+  COMPREHENSIONS,
+  describe,
+  firstError,
+  isOperand,
+  plainString,
+  split,
+  splitArgs,
+} from './syntaxNodes';
 import { variablesUse } from './variableKeys';
 
 const FUTURE_FEATURES = new Set([
@@ -43,6 +54,8 @@ interface Scope {
   symbols?: Map<string, number>;
   /** This scope's `global` and `nonlocal` statements, for the checks made once the chunk is walked. */
   directives?: { name: string; from: number; to: number }[];
+  /** CPython's frame blocks (loops, with, try) around the statement being walked. */
+  blocks?: number;
   /** Inside an `except*` body: how many are open, and whether one is nearer than any loop. */
   starDepth?: number;
   starInnermost?: boolean;
@@ -80,55 +93,6 @@ export function declarationError(name: string, seen: number, nonlocal: boolean):
   return undefined;
 }
 
-const COMPREHENSIONS: Record<string, string> = {
-  ArrayComprehensionExpression: 'list comprehension',
-  SetComprehensionExpression: 'set comprehension',
-  DictionaryComprehensionExpression: 'dict comprehension',
-  ComprehensionExpression: 'generator expression',
-};
-
-/** What CPython calls an expression that cannot be a target. */
-function describe(node: SyntaxNode, src: string): string {
-  switch (node.name) {
-    case 'CallExpression':
-      return 'function call';
-    case 'Number':
-    case 'String':
-    case 'ContinuedString':
-      return 'literal';
-    case 'FormatString':
-      return 'f-string expression';
-    case 'None':
-      return 'None';
-    case 'Boolean':
-      return src.slice(node.from, node.to);
-    case 'Ellipsis':
-      return 'ellipsis';
-    case 'ConditionalExpression':
-      return 'conditional expression';
-    case 'LambdaExpression':
-      return 'lambda';
-    case 'AwaitExpression':
-      return 'await expression';
-    case 'YieldExpression':
-      return 'yield expression';
-    case 'NamedExpression':
-      return 'named expression';
-    case 'DictionaryExpression':
-      return 'dict literal';
-    case 'SetExpression':
-      return 'set display';
-    case 'BinaryExpression': {
-      const op = node.firstChild?.nextSibling;
-      if (op && (op.name === 'CompareOp' || op.name === 'in' || op.name === 'not' || op.name === 'is'))
-        return 'comparison';
-      return 'expression';
-    }
-    default:
-      return COMPREHENSIONS[node.name] ?? 'expression';
-  }
-}
-
 /**
  * Where CPython's parser takes `target = value` for a mistyped comparison (its invalid_named_expression
  * rule): one `=`, the target next to it and the value both single operands of `|` or tighter (not a
@@ -145,46 +109,13 @@ function comparisonLike(targets: SyntaxNode[], value: SyntaxNode[]): number {
   return t.from;
 }
 
-/** An operand of `|` or tighter: what CPython's grammar calls a bitwise_or. */
-function isOperand(node: SyntaxNode, constants: boolean): boolean {
-  switch (node.name) {
-    case 'ConditionalExpression':
-    case 'LambdaExpression':
-    case 'NamedExpression':
-    case 'YieldExpression':
-    case '*':
-      return false;
-    case 'None':
-    case 'Boolean':
-      return constants;
-    case 'UnaryExpression':
-      return node.firstChild?.name !== 'not';
-    case 'BinaryExpression': {
-      const op = node.firstChild?.nextSibling;
-      return !!op && (op.name === 'BitOp' || op.name === 'ArithOp');
-    }
-    default:
-      return true;
-  }
+/** CPython's words for a yield expression as a target (its parser tells the bare one apart). */
+function assignToYield(ctx: 'assign' | 'del', parenthesized: boolean): string {
+  if (ctx === 'del') return 'cannot delete yield expression';
+  return parenthesized
+    ? "cannot assign to yield expression here. Maybe you meant '==' instead of '='?"
+    : 'assignment to yield expression not possible';
 }
-
-/** Expressions CPython's parser may take for the left side of a mistyped `==`. */
-const COMPARABLE = new Set([
-  'MemberExpression',
-  'CallExpression',
-  'Number',
-  'String',
-  'ContinuedString',
-  'FormatString',
-  'BinaryExpression',
-  'UnaryExpression',
-  'ParenthesizedExpression',
-  'DictionaryExpression',
-  'SetExpression',
-  'ArrayComprehensionExpression',
-  'SetComprehensionExpression',
-  'DictionaryComprehensionExpression',
-]);
 
 /** Python's keywords: never an attribute name (`obj.None` does not parse). */
 const KEYWORDS = new Set(
@@ -192,6 +123,9 @@ const KEYWORDS = new Set(
     ' ',
   ),
 );
+
+/** CPython's CO_MAXBLOCKS: how deep loops, with and try statements may nest in one function. */
+const MAX_BLOCKS = 20;
 
 const EXCEPT_STAR_EXIT = "'break', 'continue' and 'return' cannot appear in an except* block";
 
@@ -278,6 +212,7 @@ export class ChunkAnalyzer {
   };
   private parseError?: RelProblem;
   private semantic?: RelProblem;
+  private symtable?: RelProblem;
   private readonly scopes: Scope[] = [{ kind: 'module', async: false, loop: false }];
   private guardDepth = 0;
   /**
@@ -356,7 +291,8 @@ export class ChunkAnalyzer {
     const lexAt = parse && (lexFirst ? this.lineStartBefore(parse.start) : (lexed.error!.from ?? parse.start));
     if (this.parseError && (lexAt === undefined || this.parseError.start < lexAt)) parse = this.parseError;
     if (parse) this.facts.parseError = parse;
-    if (this.semantic) this.facts.compileError = this.semantic;
+    const compileError = this.symtable ?? this.semantic;
+    if (compileError) this.facts.compileError = compileError;
     return this.facts;
   }
 
@@ -400,15 +336,22 @@ export class ChunkAnalyzer {
 
   // ---------------------------------------------------------------- problems
 
-  private error(start: number, end: number, message: string): void {
-    if (this.semantic && this.semantic.start <= this.chunk.rel(start)) return;
-    this.semantic = {
+  /**
+   * An error of CPython's compiler, or of its symbol table (`symtable`), which runs first: one of
+   * those wins over any compiler error. Each keeps the earliest.
+   */
+  private error(start: number, end: number, message: string, stage: 'compiler' | 'symtable' = 'compiler'): void {
+    const slot = stage === 'symtable' ? this.symtable : this.semantic;
+    if (slot && slot.start <= this.chunk.rel(start)) return;
+    const problem: RelProblem = {
       code: 'python-syntax',
       start: this.chunk.rel(start),
       end: this.chunk.rel(Math.max(end, start)),
       message,
-      data: { stage: 'compiler' },
+      data: { stage },
     };
+    if (stage === 'symtable') this.symtable = problem;
+    else this.semantic = problem;
   }
 
   private parseErrorAt(node: SyntaxNode): void {
@@ -443,12 +386,13 @@ export class ChunkAnalyzer {
       message = "Missing parentheses in call to 'exec'. Did you mean exec(...)?";
     else if (BLOCK_HEADER.test(code) && !code.endsWith(':') && !/:\s*\S/.test(code.replace(/(['"]).*?\1/g, '')))
       message = "expected ':'";
-    const mistyped = src[from] === '=' && src[from + 1] !== '=' ? this.mistypedComparison(node) : undefined;
-    if (mistyped) {
-      from = mistyped.from;
-      to = mistyped.to;
-      message = mistyped.message;
+    const specific = parserMessage(node, src);
+    if (specific) {
+      from = specific.from;
+      to = specific.to;
+      message = specific.message;
     }
+    if (inFormatField(node) && !message.startsWith('f-string')) message = `f-string: ${message}`;
     this.parseError = {
       code: 'python-syntax',
       start: this.chunk.rel(from),
@@ -479,32 +423,6 @@ export class ChunkAnalyzer {
     let end = pos;
     while (end > 0 && /\s/.test(src[end - 1])) end--;
     return end;
-  }
-
-  /**
-   * `if x = 1:`, `f(a.b = 1)`: a parse error at `=` after an expression, which CPython's parser
-   * reports as a mistyped comparison, on that expression.
-   */
-  private mistypedComparison(error: SyntaxNode): { from: number; to: number; message: string } | undefined {
-    const parent = error.parent?.name;
-    if (parent === 'ArgList' || parent === 'ParamList' || parent === 'LambdaExpression') return undefined;
-    let left = error.prevSibling;
-    while (left && left.type.isError) left = left.prevSibling;
-    if (!left || !/^\s*$/.test(this.chunk.src.slice(left.to, error.from).replace(/=$/, ''))) return undefined;
-    if (left.name === 'VariableName')
-      return { from: left.from, to: left.to, message: "invalid syntax. Maybe you meant '==' or ':=' instead of '='?" };
-    if (!COMPARABLE.has(left.name) || !isOperand(left, false)) return undefined;
-    const what =
-      left.name === 'MemberExpression'
-        ? left.lastChild?.name === ']'
-          ? 'subscript'
-          : 'attribute'
-        : describe(left, this.chunk.src);
-    return {
-      from: left.from,
-      to: left.to,
-      message: `cannot assign to ${what} here. Maybe you meant '==' instead of '='?`,
-    };
   }
 
   // ---------------------------------------------------------------- walking
@@ -551,7 +469,7 @@ export class ChunkAnalyzer {
     const nonlocal = /^nonlocal\b/.test(this.chunk.text(node));
     const scope = this.scope;
     if (nonlocal && scope.kind === 'module')
-      return this.error(node.from, node.to, 'nonlocal declaration not allowed at module level');
+      return this.error(node.from, node.to, 'nonlocal declaration not allowed at module level', 'symtable');
     for (const k of children(node)) {
       if (k.name !== 'VariableName') continue;
       const name = this.chunk.text(k);
@@ -568,7 +486,7 @@ export class ChunkAnalyzer {
         continue;
       }
       const message = declarationError(name, seen, nonlocal);
-      if (message) this.error(node.from, node.to, message);
+      if (message) this.error(node.from, node.to, message, 'symtable');
       if (!scope.directives) this.declaring.push(scope);
       (scope.directives ??= []).push({ name, from: node.from, to: node.to });
     }
@@ -579,6 +497,7 @@ export class ChunkAnalyzer {
    * a nonlocal name that no enclosing function binds (its later statements count; classes do not).
    */
   private checkDeclarations(): void {
+    if (this.symtable) return; // an error met while walking comes first
     for (const scope of this.declaring) {
       const reported = new Set<string>();
       for (const d of scope.directives!) {
@@ -586,10 +505,10 @@ export class ChunkAnalyzer {
         const flags = scope.symbols!.get(d.name)!;
         if (flags & SymbolFlag.Global && flags & SymbolFlag.Nonlocal) {
           reported.add(d.name);
-          this.error(d.from, d.to, `name '${d.name}' is nonlocal and global`);
+          this.error(d.from, d.to, `name '${d.name}' is nonlocal and global`, 'symtable');
         } else if (flags & SymbolFlag.Nonlocal && !this.boundOutside(scope, d.name)) {
           reported.add(d.name);
-          this.error(d.from, d.to, `no binding for nonlocal '${d.name}' found`);
+          this.error(d.from, d.to, `no binding for nonlocal '${d.name}' found`, 'symtable');
         }
       }
     }
@@ -709,7 +628,7 @@ export class ChunkAnalyzer {
         for (let i = 0; i < kids.length; i++) {
           const k = kids[i];
           if (k.name === 'as' && kids[i + 1]) this.target(kids[i + 1], 'assign');
-          if (k.name === 'Body') this.body(k);
+          if (k.name === 'Body') this.nested(node, 1, () => this.body(k));
           else this.expr(k);
         }
         return;
@@ -795,8 +714,8 @@ export class ChunkAnalyzer {
         if (!seenElse) {
           this.scope.loop = true;
           this.scope.starInnermost = false;
-        }
-        this.body(k);
+          this.nested(node, 1, () => this.body(k));
+        } else this.body(k);
         this.scope.loop = saved.loop;
         this.scope.starInnermost = saved.star;
       } else this.expr(k);
@@ -831,7 +750,10 @@ export class ChunkAnalyzer {
         !h.types.length ||
         h.types.some((t) => /\b(ImportError|ModuleNotFoundError|Exception|BaseException)\b/.test(this.chunk.text(t))),
     );
-    let first = true;
+    // CPython's frame blocks around each part: the try body is in one (two with both handlers and
+    // finally), a handler's body in two more, and all but the finally body inside the finally's.
+    const outer = kids.some((k) => k.name === 'finally') ? 1 : 0;
+    let part = 'try';
     for (const [i, k] of kids.entries()) {
       if (k.name === 'VariableName' && kids[i - 1]?.name === 'as') {
         this.notDebug(
@@ -843,15 +765,25 @@ export class ChunkAnalyzer {
         );
         this.bind(k);
       }
+      if (k.name === 'try' || k.name === 'except' || k.name === 'else' || k.name === 'finally') part = k.name;
       if (k.name === 'Body') {
         const star = handlers.find((h) => h.body === k)?.star;
-        if (first && guards) {
-          this.guardDepth++;
-          this.body(k);
-          this.guardDepth--;
-        } else if (star) this.starHandler(k);
-        else this.body(k);
-        first = false;
+        const depth =
+          part === 'try'
+            ? outer + (handlers.length ? 1 : 0)
+            : part === 'except'
+              ? outer + 2
+              : part === 'else'
+                ? outer
+                : 1;
+        this.nested(node, depth, () => {
+          if (part === 'try' && guards) {
+            this.guardDepth++;
+            this.body(k);
+            this.guardDepth--;
+          } else if (star) this.starHandler(k);
+          else this.body(k);
+        });
       } else this.expr(k);
     }
   }
@@ -875,6 +807,19 @@ export class ChunkAnalyzer {
           'multiple exception types must be parenthesized',
         );
     }
+  }
+
+  /** A body inside `depth` more of CPython's frame blocks (loops, with, try): a function allows 20. */
+  private nested(statement: SyntaxNode, depth: number, walk: () => void): void {
+    const scope = this.scope;
+    const saved = scope.blocks ?? 0;
+    scope.blocks = saved + depth;
+    if (scope.blocks > MAX_BLOCKS && saved <= MAX_BLOCKS) {
+      const header = statement.getChild('Body')?.from ?? statement.to;
+      this.error(statement.from, header, 'too many statically nested blocks');
+    }
+    walk();
+    scope.blocks = saved;
   }
 
   /** An `except*` body: `break`, `continue` and `return` cannot leave it. */
@@ -1001,7 +946,13 @@ export class ChunkAnalyzer {
           if (sawKwargs) this.syntaxError(at, at + 1, 'arguments cannot follow var-keyword argument');
           else if (sawSlash) this.syntaxError(at, at + 1, '/ may appear only once');
           else if (sawStar) this.syntaxError(at, at + 1, '/ must be ahead of *');
-          else if (!out.length) this.syntaxError(at, at + 1, 'at least one argument must precede /');
+          // `def f(/)` is plain invalid syntax; `def f(/, a)` gets CPython's explanation.
+          else if (!out.length)
+            this.syntaxError(
+              at,
+              at + 1,
+              i < segs.length - 1 ? 'at least one argument must precede /' : 'invalid syntax',
+            );
           sawSlash = true;
           out.forEach((p) => (p.kind = 'positional-only'));
           out.push({ name: '/', kind: 'marker', hasDefault: false });
@@ -1015,7 +966,7 @@ export class ChunkAnalyzer {
       if (nameNode) {
         this.notDebug(nameNode, owner);
         if (names.has(pname))
-          this.error(nameNode.from, nameNode.to, `duplicate argument '${pname}' in function definition`);
+          this.error(nameNode.from, nameNode.to, `duplicate argument '${pname}' in function definition`, 'symtable');
         names.add(pname);
       }
       for (const n of ns) if (n.name === 'TypeDef' || n.name === 'StarTypeDef') this.expr(n);
@@ -1178,6 +1129,7 @@ export class ChunkAnalyzer {
         statement.from,
         statement.to,
         `annotated name '${text}' can't be ${seen & SymbolFlag.Global ? 'global' : 'nonlocal'}`,
+        'symtable',
       );
     }
     this.notDebug(name);
@@ -1223,12 +1175,8 @@ export class ChunkAnalyzer {
       case 'ParenthesizedExpression': {
         const inner = node.firstChild?.nextSibling;
         if (inner && inner.name !== ')') {
-          if (inner.name === '*')
-            this.syntaxError(
-              inner.from,
-              node.to,
-              ctx === 'del' ? 'cannot delete starred' : 'starred assignment target must be in a list or tuple',
-            );
+          if (inner.name === '*') this.syntaxError(inner.from, node.to - 1, 'cannot use starred expression here');
+          else if (inner.name === 'YieldExpression') this.syntaxError(inner.from, inner.to, assignToYield(ctx, true));
           else this.target(inner, ctx);
         }
         return;
@@ -1249,6 +1197,7 @@ export class ChunkAnalyzer {
         return;
       default: {
         if (node.type.isError) return;
+        if (node.name === 'YieldExpression') return this.syntaxError(node.from, node.to, assignToYield(ctx, false));
         const message = `cannot ${ctx === 'del' ? 'delete' : 'assign to'} ${describe(node, this.chunk.src)}`;
         this.syntaxError(
           node.from,
@@ -1338,6 +1287,18 @@ export class ChunkAnalyzer {
         this.scopes.pop();
         return;
       }
+      case 'FormatReplacement': {
+        // `{lambda x: x}` ends the expression at its ':'; `{*a}` is no tuple.
+        const kids = children(node);
+        const first = kids[1];
+        if (first?.name === 'LambdaExpression') {
+          const colon = first.getChild(':') ?? first;
+          this.syntaxError(colon.from, colon.to, 'f-string: invalid syntax');
+        } else if (first?.name === '*' && !kids.some((k) => k.name === ','))
+          this.syntaxError(first.from, kids[2]?.to ?? first.to, 'f-string: cannot use starred expression here');
+        this.walkChildren(node);
+        return;
+      }
       case 'MemberExpression': {
         const property = node.lastChild;
         if (property?.name === 'PropertyName' && KEYWORDS.has(this.chunk.text(property)))
@@ -1371,7 +1332,12 @@ export class ChunkAnalyzer {
           this.syntaxError(t.from, t.to, `cannot use assignment expressions with ${what}`);
         }
         if (this.iterableDepth > 0)
-          this.error(node.from, node.to, 'assignment expression cannot be used in a comprehension iterable expression');
+          this.error(
+            node.from,
+            node.to,
+            'assignment expression cannot be used in a comprehension iterable expression',
+            'symtable',
+          );
         else if (t?.name === 'VariableName' && this.scope.kind === 'comprehension') this.comprehensionWalrus(t);
         if (t?.name === 'VariableName') this.notDebug(t);
         // An assignment expression in a comprehension binds in the scope around it.
@@ -1401,7 +1367,7 @@ export class ChunkAnalyzer {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
       const s = this.scopes[i];
       if (s.kind === 'comprehension') {
-        this.error(node.from, node.to, `'yield' inside ${s.what}`);
+        this.error(node.from, node.to, `'yield' inside ${s.what}`, 'symtable');
         return;
       }
       if (s.kind === 'function' || s.kind === 'lambda') {
@@ -1471,7 +1437,12 @@ export class ChunkAnalyzer {
     const scope = this.scope;
     const name = this.chunk.text(node);
     if (scope.walrusTargets?.has(name))
-      this.error(node.from, node.to, `comprehension inner loop cannot rebind assignment expression target '${name}'`);
+      this.error(
+        node.from,
+        node.to,
+        `comprehension inner loop cannot rebind assignment expression target '${name}'`,
+        'symtable',
+      );
     (scope.iterationVariables ??= new Set()).add(name);
   }
 
@@ -1486,6 +1457,7 @@ export class ChunkAnalyzer {
             target.from,
             target.to,
             `assignment expression cannot rebind comprehension iteration variable '${name}'`,
+            'symtable',
           );
         continue;
       }
@@ -1494,6 +1466,7 @@ export class ChunkAnalyzer {
           target.from,
           target.to,
           'assignment expression within a comprehension cannot be used in a class body',
+          'symtable',
         );
       return;
     }
@@ -1535,7 +1508,8 @@ export class ChunkAnalyzer {
     if (this.tracking(this.scope)) this.importBindings(kids);
     if (this.scopes.length === 1 && importsExecute(this.chunk, node)) this.facts.boundExecute = true;
     const star = starImport(kids);
-    if (star && this.scopes.length > 1) this.error(star.from, star.to, 'import * only allowed at module level');
+    if (star && this.scopes.length > 1)
+      this.error(star.from, star.to, 'import * only allowed at module level', 'symtable');
     this.facts.imports.push(...importedModules(this.chunk, kids, this.guardDepth > 0));
   }
 

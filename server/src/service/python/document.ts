@@ -209,7 +209,7 @@ export class PythonDocument {
               start: g.start + base,
               end: g.end + base,
               message,
-              data: { stage: 'compiler' },
+              data: { stage: 'symtable' },
             });
         }
       }

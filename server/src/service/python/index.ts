@@ -74,8 +74,8 @@ export function checkVariableKeys(
 export function firstCPythonError(problems: readonly PyProblem[]): PyProblem | undefined {
   const syntax = problems.filter((p) => p.code === 'python-syntax');
   const stage = (p: PyProblem) => (p.code === 'python-syntax' ? p.data.stage : undefined);
-  const first = syntax.find((p) => stage(p) !== 'compiler');
-  if (!first) return syntax[0];
+  const first = syntax.find((p) => stage(p) !== 'compiler' && stage(p) !== 'symtable');
+  if (!first) return syntax.find((p) => stage(p) === 'symtable') ?? syntax[0];
   if (stage(first) === 'tokenizer' || stage(first) === 'indent') return first;
   return syntax.find((p) => stage(p) === 'tokenizer') ?? first;
 }

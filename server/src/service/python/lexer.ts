@@ -265,14 +265,14 @@ class Lexer {
       if (this.pos < n) this.newline(src.charCodeAt(this.pos));
       return true;
     }
-    if (c === C.Backslash && p + 1 < n && (src.charCodeAt(p + 1) === C.LF || src.charCodeAt(p + 1) === C.CR)) {
-      // A continuation right at the line start: CPython treats the joined line as this one.
-      this.atLineStart = false;
-      this.pos = p;
-      return false;
-    }
+    // A continuation right after the indentation: the line's indentation counts, and CPython reports
+    // a mismatch at the end of the line it joins.
+    const continued =
+      c === C.Backslash && p + 1 < n && (src.charCodeAt(p + 1) === C.LF || src.charCodeAt(p + 1) === C.CR);
     this.atLineStart = false;
     this.pos = p;
+    // …unless the line it joins is blank: then it is a blank line too.
+    if (continued && !src.slice(p + 1, this.joinedLineEnd(p)).trim()) return false;
     if (c < 0) {
       // End of input: the parser dedents everything; only a block still expected is reported.
       if (this.pendingBlock) this.expectedBlock(p, p);
@@ -297,13 +297,22 @@ class Lexer {
         indents.pop();
         alt.pop();
       }
-      if (col !== indents[indents.length - 1])
-        this.halt(this.lineStart(p), p, 'unindent does not match any outer indentation level');
+      if (col !== indents[indents.length - 1]) {
+        const end = continued ? this.joinedLineEnd(p) : p;
+        this.halt(continued ? end - 1 : this.lineStart(p), end, 'unindent does not match any outer indentation level');
+      }
       if (altcol !== alt[alt.length - 1])
         this.halt(this.lineStart(p), p, 'inconsistent use of tabs and spaces in indentation');
     }
     this.pendingBlock = undefined;
     return false;
+  }
+
+  /** The end of the line that the continuation (a backslash) at `p` joins. */
+  private joinedLineEnd(p: number): number {
+    let e = p + (this.src.charCodeAt(p + 1) === C.CR && this.src.charCodeAt(p + 2) === C.LF ? 3 : 2);
+    while (e < this.src.length && this.src.charCodeAt(e) !== C.LF && this.src.charCodeAt(e) !== C.CR) e++;
+    return e;
   }
 
   private lineStart(p: number): number {

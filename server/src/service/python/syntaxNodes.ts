@@ -84,3 +84,75 @@ export function stringValue(node: SyntaxNode, src: string): string | undefined {
   if (!m) return undefined;
   return text.slice(m[0].length, Math.max(m[0].length, text.length - m[2].length));
 }
+
+export const COMPREHENSIONS: Record<string, string> = {
+  ArrayComprehensionExpression: 'list comprehension',
+  SetComprehensionExpression: 'set comprehension',
+  DictionaryComprehensionExpression: 'dict comprehension',
+  ComprehensionExpression: 'generator expression',
+};
+
+/** What CPython calls an expression that cannot be a target. */
+export function describe(node: SyntaxNode, src: string): string {
+  switch (node.name) {
+    case 'CallExpression':
+      return 'function call';
+    case 'Number':
+    case 'String':
+    case 'ContinuedString':
+      return 'literal';
+    case 'FormatString':
+      return 'f-string expression';
+    case 'None':
+      return 'None';
+    case 'Boolean':
+      return src.slice(node.from, node.to);
+    case 'Ellipsis':
+      return 'ellipsis';
+    case 'ConditionalExpression':
+      return 'conditional expression';
+    case 'LambdaExpression':
+      return 'lambda';
+    case 'AwaitExpression':
+      return 'await expression';
+    case 'YieldExpression':
+      return 'yield expression';
+    case 'NamedExpression':
+      return 'named expression';
+    case 'DictionaryExpression':
+      return 'dict literal';
+    case 'SetExpression':
+      return 'set display';
+    case 'BinaryExpression': {
+      const op = node.firstChild?.nextSibling;
+      if (op && (op.name === 'CompareOp' || op.name === 'in' || op.name === 'not' || op.name === 'is'))
+        return 'comparison';
+      return 'expression';
+    }
+    default:
+      return COMPREHENSIONS[node.name] ?? 'expression';
+  }
+}
+
+/** An operand of `|` or tighter: what CPython's grammar calls a bitwise_or. */
+export function isOperand(node: SyntaxNode, constants: boolean): boolean {
+  switch (node.name) {
+    case 'ConditionalExpression':
+    case 'LambdaExpression':
+    case 'NamedExpression':
+    case 'YieldExpression':
+    case '*':
+      return false;
+    case 'None':
+    case 'Boolean':
+      return constants;
+    case 'UnaryExpression':
+      return node.firstChild?.name !== 'not';
+    case 'BinaryExpression': {
+      const op = node.firstChild?.nextSibling;
+      return !!op && (op.name === 'BitOp' || op.name === 'ArithOp');
+    }
+    default:
+      return true;
+  }
+}

@@ -18,8 +18,11 @@ export type PyProblemCode =
   | 'unused-import'
   | 'unused-local';
 
-/** Where in CPython a syntax error arises: decides the one error CPython itself reports (firstCPythonError). */
-export type SyntaxStage = 'tokenizer' | 'indent' | 'parser' | 'compiler';
+/**
+ * Where in CPython a syntax error arises: decides the one error CPython itself reports
+ * (firstCPythonError). Its symbol table runs before its compiler.
+ */
+export type SyntaxStage = 'tokenizer' | 'indent' | 'parser' | 'symtable' | 'compiler';
 
 /** What a problem carries, by rule: for quick fixes, and for choosing CPython's one syntax error. */
 export interface PyProblemData {

@@ -128,6 +128,18 @@ export const newlines = new ExternalTokenizer(
   { contextual: true },
 );
 
+/** A backslash continuation (at `input.next`) that joins a blank line: a blank line itself. */
+function continuesBlankLine(input: InputStream): boolean {
+  if (input.next != backslash) return false;
+  let i = 1;
+  if (input.peek(i) == carriageReturn) i++;
+  if (input.peek(i) == newline) i++;
+  else if (i == 1) return false;
+  while (input.peek(i) == space || input.peek(i) == tab) i++;
+  const next = input.peek(i);
+  return next < 0 || next == newline || next == carriageReturn || next == hash;
+}
+
 export const indentation = new ExternalTokenizer((input, stack) => {
   let context = stack.context;
   if (context.flags) return;
@@ -144,7 +156,13 @@ export const indentation = new ExternalTokenizer((input, stack) => {
       input.advance();
       chars++;
     }
-    if (depth != context.indent && input.next != newline && input.next != carriageReturn && input.next != hash) {
+    if (
+      depth != context.indent &&
+      input.next != newline &&
+      input.next != carriageReturn &&
+      input.next != hash &&
+      !continuesBlankLine(input)
+    ) {
       if (depth < context.indent) input.acceptToken(dedent, -chars);
       else input.acceptToken(indent);
     }
