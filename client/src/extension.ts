@@ -85,8 +85,14 @@ export async function deactivate(): Promise<void> {
 
 function createClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): LanguageClient {
   const module = context.asAbsolutePath(path.join('dist', 'server.js'));
-  // A private directory for the server's code cache (server/src/boot.ts): it starts sooner from it.
-  const env = { ...process.env, TOOLDEF_CODE_CACHE: path.join(context.globalStorageUri.fsPath, 'code-cache') };
+  // Private directories for the server's code cache (server/src/boot.ts: it starts sooner from it) and
+  // its kept Python analyses (server/src/node/analysisCache.ts: a file opened again is complete at once).
+  const storage = context.globalStorageUri.fsPath;
+  const env = {
+    ...process.env,
+    TOOLDEF_CODE_CACHE: path.join(storage, 'code-cache'),
+    TOOLDEF_ANALYSIS_CACHE: path.join(storage, 'analysis'),
+  };
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc, options: { env } },
     debug: { module, transport: TransportKind.ipc, options: { env, execArgv: ['--nolazy', '--inspect=6009'] } },

@@ -1,6 +1,6 @@
 // The language server as an editor sees it: `node dist/server.js --stdio` spoken to over stdio.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -101,6 +101,7 @@ class Server {
     gcHook = false,
     workspaceFolder?: string,
     codeCache: string | null = CODE_CACHE,
+    analysisCache?: string,
   ): Promise<{ server: Server; initializeMs: number }> {
     const hook = gcHook ? ['--expose-gc', '-r', join(root, 'test/bench/gc-preload.cjs')] : [];
     // e.g. TOOLDEF_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=out/bench/prof" to profile the servers.
@@ -109,7 +110,11 @@ class Server {
     // TOOLDEF_BENCH_SERVER: another build of the server (e.g. unminified, to read a profile).
     const script = process.env.TOOLDEF_BENCH_SERVER ?? join(root, 'dist/server.js');
     // As the extension starts it: with a directory for its code cache (server/src/boot.ts).
-    const env = codeCache === null ? process.env : { ...process.env, TOOLDEF_CODE_CACHE: codeCache };
+    const env = {
+      ...process.env,
+      ...(codeCache === null ? {} : { TOOLDEF_CODE_CACHE: codeCache }),
+      ...(analysisCache ? { TOOLDEF_ANALYSIS_CACHE: analysisCache } : {}),
+    };
     const proc = spawn(process.execPath, [...hook, script, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env });
     const server = new Server(proc);
     await server.connection.sendRequest(InitializeRequest.type, {
@@ -504,6 +509,23 @@ export async function runLspBench(
     await d.stop();
   } finally {
     rmSync(withLarge, { recursive: true, force: true });
+  }
+
+  // Servers E and F share a folder for kept analyses, as two windows of one VS Code do: E opens the
+  // large smart tool (and keeps its analysis); F, started afresh, opens it again.
+  const kept = mkdtempSync(join(tmpdir(), 'tooldef-bench-analysis-'));
+  try {
+    const { server: e } = await Server.start(root, false, undefined, CODE_CACHE, kept);
+    await e.open(largeSmart);
+    const written = () =>
+      readdirSync(kept).some((build) => readdirSync(join(kept, build)).some((f) => f.endsWith('.json')));
+    while (!written()) await sleep(10);
+    await e.stop();
+    const { server: f } = await Server.start(root, false, undefined, CODE_CACHE, kept);
+    didOpen.push({ file: 'large-smart (reopened in a new window: its kept analysis)', ...(await f.open(largeSmart)) });
+    await f.stop();
+  } finally {
+    rmSync(kept, { recursive: true, force: true });
   }
 
   rmSync(dirname(CODE_CACHE), { recursive: true, force: true });

@@ -136,16 +136,19 @@ for (const d of lsp.didChange) {
 }
 // Issue 17: any file's first diagnostics (JSON, shape, placeholders) ≤ 20 ms after didOpen, published
 // before the Python analysis; the large smart tool's complete set (≈5,300 lines of tool_code) ≤ 120 ms,
-// judged on the first such open after the server started; the other opens are shown for comparison.
+// judged on the first such open after the server started, and ≤ 15 ms when it is opened again in a new
+// window (from its kept analysis); the other opens are shown for comparison.
+const completeTarget = (file) =>
+  file === 'large-smart' ? { max: 120 } : file.startsWith('large-smart (reopened') ? { max: 15 } : undefined;
 for (const o of lsp.didOpen) {
   check('open', `${o.file}: didOpen → first diagnostics`, o.firstMs, 'ms', { max: 20 });
-  if (o.completeMs !== o.firstMs)
+  if (o.completeMs !== o.firstMs || completeTarget(o.file))
     check(
       'open',
       `${o.file}: didOpen → complete diagnostics (with the Python's)`,
       o.completeMs,
       'ms',
-      o.file === 'large-smart' ? { max: 120 } : undefined,
+      completeTarget(o.file),
     );
 }
 check(

@@ -1,4 +1,5 @@
 import type { validateForUpload } from '../engine/upload/validate';
+import type { PythonFacts } from '../service/python/types';
 
 /**
  * What the language server gets from where it runs: the same server runs in Node (the desktop, a
@@ -9,8 +10,16 @@ export interface ServerRuntime {
   readonly disk?: Disk;
   /** The upload gate's validation; absent where nothing can be uploaded. */
   readonly validateForUpload?: typeof validateForUpload;
+  /** Python analyses kept across sessions (see node/analysisCache.ts); absent where there is no storage. */
+  readonly analysisCache?: AnalysisCache;
   /** Reports promises rejected with no handler (a bug), so that they are logged instead of lost. */
   onUnhandledRejection(listener: (reason: unknown) => void): void;
+}
+
+/** Analyses of Python sources by their text: what an open file's complete diagnostics can start from. */
+export interface AnalysisCache {
+  get(text: string): PythonFacts | undefined;
+  put(text: string, facts: PythonFacts): void;
 }
 
 /** Files on disk, by `file:` URI. */

@@ -244,8 +244,22 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       };
       void connection.sendDiagnostics(params);
     };
-    const python = model.pythonSteps();
     const opening = justOpened.delete(uri);
+    const kept = runtime.analysisCache;
+    // A file opened again (also in a new window) starts from its kept analysis: complete at once.
+    if (opening && kept && model.adoptPython((source) => kept.get(source))) {
+      publish();
+      // Behind it (after the diagnostics are sent), the syntax tree that keeps edits incremental.
+      immediate(() => {
+        const tree = model.treeSteps();
+        if (tree)
+          runInSlices(tree, stale, 'background').catch((e: unknown) =>
+            logFailure(connection, `Python tree of ${uri}`, e),
+          );
+      });
+      return;
+    }
+    const python = model.pythonSteps();
     if (!python) return publish();
     // A file just opened shows its other problems at once, without waiting for the Python analysis
     // (the parser loads and compiles on the first open); on an edit the last set stays until the new one.
@@ -259,6 +273,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
             `Python analysis of ${uri}: ${work.analysed} of ${work.chunks} top-level statements analysed, the rest reused`,
           );
         publish();
+        if (opening) keep(model);
       },
       (e) => {
         logFailure(connection, `Python analysis of ${uri}`, e);
@@ -327,6 +342,13 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
     scheduleValidation(uri);
   });
 
+  /** A finished analysis into the kept ones (written after the current work, off its path). */
+  function keep(model: ToolModel): void {
+    const python = !model.pythonSteps() && model.python;
+    const cache = runtime.analysisCache;
+    if (python && cache) setTimeout(() => cache.put(python.embedded.text, python.facts), 0);
+  }
+
   /** Documents opened and not validated yet. */
   const justOpened = new Set<string>();
   documents.onDidOpen((e) => {
@@ -335,6 +357,8 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
   });
   documents.onDidChangeContent((e) => scheduleValidation(e.document.uri));
   documents.onDidClose((e) => {
+    const last = models.current(e.document.uri);
+    if (last) keep(last);
     pending.delete(e.document.uri);
     justOpened.delete(e.document.uri);
     models.delete(e.document.uri);

@@ -203,6 +203,11 @@ export class ModelCache {
     return model;
   }
 
+  /** The model of an open document's latest version parsed, if any. */
+  current(uri: string): ToolModel | undefined {
+    return this.models.get(uri);
+  }
+
   /** The model kept for a file that is not open (analysed ahead, or closed), if any. */
   keptModel(uri: string): ToolModel | undefined {
     return this.kept.get(fileKey(uri));

@@ -162,6 +162,30 @@ export class ToolModel {
   }
 
   /**
+   * Takes a kept analysis of this very tool_code (`lookup` by its decoded text: the persisted cache)
+   * instead of computing it; answers whether there was one. The syntax tree that makes the next edit
+   * incremental is then built by `treeSteps`.
+   */
+  adoptPython(lookup: (source: string) => PythonFacts | undefined): boolean {
+    const node = this.pythonNode;
+    if (this.pythonMemo !== undefined || this.pythonWork || !node) return false;
+    const embedded = this.embedded(node);
+    const facts = lookup(embedded.text);
+    if (facts) this.pythonMemo = { node, embedded, facts };
+    return !!facts;
+  }
+
+  /** What is left of building the syntax tree of an adopted analysis (see adoptPython), if anything. */
+  treeSteps(): Steps<void> | undefined {
+    const python = this.pythonMemo;
+    if (this.pythonDocument || !python) return undefined;
+    const document = (this.pythonDocument = new (pythonAnalysis().PythonDocument)());
+    return (function* () {
+      yield* document.updateSteps(python.embedded.text);
+    })();
+  }
+
+  /**
    * What the last Python analysis of this document (or of the one it was made from) did; see
    * PythonDocument.lastWork.
    */

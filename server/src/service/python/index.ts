@@ -9,9 +9,8 @@
 //
 // The parser is lezer (a fork of @lezer/python's grammar, see grammar/python.grammar): synchronous,
 // no initialisation.
-import { closest } from '../similar';
 import { PythonDocument } from './document';
-import type { ProblemOf, PyProblem, PythonFacts } from './types';
+import type { PyProblem, PythonFacts } from './types';
 
 export type {
   PyProblem,
@@ -31,6 +30,7 @@ export {
   type RequirementProblem,
 } from './requirements';
 export { isStdlib } from './stdlib';
+export { checkVariableKeys } from './variableKeyCheck';
 export { distributionsFor, normalizeName } from './distributions';
 export { redact } from './secrets';
 export { secretReferences, secretNames, type SecretRef } from './secretRefs';
@@ -38,31 +38,6 @@ export { secretReferences, secretNames, type SecretRef } from './secretRefs';
 /** One-shot analysis of a source (no incremental state). */
 export function analyzePython(source: string): PythonFacts {
   return new PythonDocument().update(source);
-}
-
-/**
- * `unknown-variable-key` for every literal key that names no declared variable. `data` is
- * `{ name, candidates }`: the closest declared names, best first (for "did you mean" fixes), and the
- * key itself (for an "add variable" fix).
- */
-export function checkVariableKeys(
-  facts: Pick<PythonFacts, 'keys'>,
-  declaredNames: readonly string[],
-): ProblemOf<'unknown-variable-key'>[] {
-  const declared = new Set(declaredNames);
-  const out: ProblemOf<'unknown-variable-key'>[] = [];
-  for (const k of facts.keys) {
-    if (declared.has(k.name)) continue;
-    const candidates = closest(k.name, declared);
-    out.push({
-      code: 'unknown-variable-key',
-      start: k.start,
-      end: k.end,
-      message: `No variable is named \`${k.name}\`${candidates.length ? `; did you mean \`${candidates[0]}\`?` : '.'} Keys of \`variables\` are the names of the tool's variables.`,
-      data: { name: k.name, candidates },
-    });
-  }
-  return out;
 }
 
 /**

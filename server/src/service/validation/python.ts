@@ -1,5 +1,6 @@
 import { child, stringValue } from '../json/nodes';
-import { pythonAnalysis } from '../python/load';
+import { checkRequirements } from '../python/requirements';
+import { checkVariableKeys } from '../python/variableKeyCheck';
 import type { Validator } from './context';
 
 /**
@@ -40,7 +41,7 @@ export const variableKeys: Validator = (ctx) => {
   const py = model.python;
   if (!py) return;
   const names = model.variables.map((v) => v.name).filter((n): n is string => n !== undefined);
-  for (const p of pythonAnalysis().checkVariableKeys(py.facts, names)) {
+  for (const p of checkVariableKeys(py.facts, names)) {
     const at = py.embedded.rangeToDocument(p.start, p.end);
     const { name, candidates } = p.data;
     const quote = py.facts.keys.find((k) => k.start === p.start)?.quote ?? '"';
@@ -74,7 +75,7 @@ export const requirements: Validator = (ctx) => {
   const reqNode = child(model.metadata, 'requirements');
   const reqText = stringValue(reqNode);
   const reqEmbedded = reqNode?.type === 'string' ? model.embedded(reqNode) : undefined;
-  for (const p of pythonAnalysis().checkRequirements(reqText, py.facts.imports)) {
+  for (const p of checkRequirements(reqText, py.facts.imports)) {
     const inCode = p.in === 'tool_code';
     const at = inCode ? py.embedded.rangeToDocument(p.start, p.end) : reqEmbedded!.rangeToDocument(p.start, p.end);
     const data =
