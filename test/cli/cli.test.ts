@@ -461,7 +461,7 @@ describe('tooldef check: kinds, rules and the workspace', () => {
     const codes = rep.diagnostics.map((d) => d.code);
     assert.ok(!codes.includes('not-a-definition'), codes.join());
     const missing = rep.diagnostics.filter((d) => d.code === 'missing-field');
-    assert.deepEqual(missing.map((d) => /`(\w+)`/.exec(d.message)?.[1]).sort(), ['tool_code', 'tool_name']);
+    assert.deepEqual(missing.map((d) => /"(\w+)"/.exec(d.message)?.[1]).sort(), ['tool_code', 'tool_name']);
     for (const d of missing) {
       assert.equal(d.severity, 'error');
       assert.equal(d.range.start.line + 1, 4, 'anchored on the "metadata": { line');
@@ -469,7 +469,7 @@ describe('tooldef check: kinds, rules and the workspace', () => {
     // The smart-tool warnings come along: description is present, usage_notes and the others are not.
     const recommended = rep.diagnostics
       .filter((d) => d.code === 'missing-recommended-field')
-      .map((d) => /`(\w+)`/.exec(d.message)?.[1])
+      .map((d) => /"(\w+)"/.exec(d.message)?.[1])
       .sort();
     assert.deepEqual(recommended, [
       'creator',
@@ -489,7 +489,7 @@ describe('tooldef check: kinds, rules and the workspace', () => {
     assert.deepEqual(
       rep.diagnostics
         .filter((d) => d.code === 'missing-field')
-        .map((d) => /`(\w+)`/.exec(d.message)?.[1])
+        .map((d) => /"(\w+)"/.exec(d.message)?.[1])
         .sort(),
       ['creator', 'model_prompt', 'model_version', 'timestamp'],
     );

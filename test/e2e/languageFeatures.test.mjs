@@ -75,17 +75,17 @@ workbenchTest(
     await page.keyboard.press('Backspace');
     await page.keyboard.press('Backspace');
 
-    // Quick fix on {{langauge}}: "Change to `language`" fixes the prompt and clears the problem.
+    // Quick fix on {{langauge}}: Change to "language" fixes the prompt and clears the problem.
     await goTo(page, PROMPT_LINE, column('{{langauge}}') + 3);
     await page.keyboard.press('Control+.');
-    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Change to `language`' });
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Change to "language"' });
     await fix.waitFor({ timeout: 30_000 });
     await screenshot(page, 'features-03-quick-fix');
     // Choose it with the keyboard, as the menu's rows sit under an overlay for the mouse.
     const focused = page.locator('.action-widget .monaco-list-row.focused');
     await waitFor(
       async () => {
-        if ((await focused.innerText().catch(() => '')).includes('Change to `language`')) return true;
+        if ((await focused.innerText().catch(() => '')).includes('Change to "language"')) return true;
         await page.keyboard.press('ArrowDown');
         return false;
       },

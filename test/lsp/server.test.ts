@@ -147,8 +147,8 @@ describe('tooldef language server over stdio', () => {
     assert.equal(textAt(doc, d.range), '{{langauge}}');
     assert.equal(d.severity, 1);
     assert.equal(d.source, 'tooldef');
-    assert.match(msg(d), /`langauge`/);
-    assert.match(msg(d), /Did you mean `language`\?/);
+    assert.match(msg(d), /"langauge"/);
+    assert.match(msg(d), /Did you mean "language"\?/);
     const unused = ds.find((x) => x.code === 'unused-variable')!;
     assert.equal(unused.severity, 2);
     assert.equal(textAt(doc, unused.range), '"language"');
@@ -340,7 +340,7 @@ describe('tooldef language server over stdio', () => {
     await client.close(u);
   });
 
-  test('code actions for an unknown placeholder: "Change to `…`" and "Add variable"', async () => {
+  test('code actions for an unknown placeholder: "Change to …" and "Add variable"', async () => {
     const text = llm({ prompt: 'Summarise {{txt}} in {{target language}}.' });
     const u = uri();
     const doc = await client.open(u, text);
@@ -354,7 +354,7 @@ describe('tooldef language server over stdio', () => {
       context: { diagnostics: [d] },
     });
     const titles = actions.map((a) => a.title);
-    assert.deepEqual(titles, ['Change to `text`', 'Add variable `txt`']);
+    assert.deepEqual(titles, ['Change to "text"', 'Add variable "txt"']);
     const change = actions[0];
     assert.equal(change.kind, 'quickfix');
     assert.equal(change.isPreferred, true);
@@ -446,7 +446,7 @@ describe('tooldef language server over stdio', () => {
       }),
       (e: { code?: number; message?: string }) => {
         assert.equal(e.code, -32600 /* InvalidRequest */);
-        assert.equal(e.message, 'A variable named `target language` already exists.');
+        assert.equal(e.message, 'A variable named "target language" already exists.');
         return true;
       },
     );
@@ -456,7 +456,7 @@ describe('tooldef language server over stdio', () => {
         position: posOf(text, '{{text}}', 3),
         newName: 'a}}b',
       }),
-      /cannot contain `\{\{` or `\}\}`/,
+      /cannot contain "\{\{" or "\}\}"/,
     );
     await assert.rejects(
       client.request('textDocument/rename', {
@@ -617,11 +617,11 @@ describe('tooldef language server over stdio', () => {
     const missing = ds.filter((d) => d.code === 'missing-field');
     assert.equal(missing.length, 2, summary(ds));
     assert.ok(
-      missing.some((d) => msg(d).includes('`tool_name`')),
+      missing.some((d) => msg(d).includes('"tool_name"')),
       summary(missing),
     );
     assert.ok(
-      missing.some((d) => msg(d).includes('`tool_code`')),
+      missing.some((d) => msg(d).includes('"tool_code"')),
       summary(missing),
     );
     for (const d of missing) {
@@ -632,7 +632,7 @@ describe('tooldef language server over stdio', () => {
     // Recommended smart-tool fields are warnings.
     const recommended = ds
       .filter((d) => d.code === 'missing-recommended-field')
-      .map((d) => /`(\w+)`/.exec(msg(d))?.[1])
+      .map((d) => /"(\w+)"/.exec(msg(d))?.[1])
       .sort();
     assert.deepEqual(recommended, [
       'creator',
@@ -661,7 +661,7 @@ describe('tooldef language server over stdio', () => {
     const llmDs = await client.waitForDiagnostics(u, (d) => d.length > 0);
     const llmMissing = llmDs
       .filter((d) => d.code === 'missing-field')
-      .map((d) => /`(\w+)`/.exec(msg(d))?.[1])
+      .map((d) => /"(\w+)"/.exec(msg(d))?.[1])
       .sort();
     assert.deepEqual(llmMissing, ['creator', 'model_prompt', 'model_version', 'timestamp'], summary(llmDs));
     await client.close(u);

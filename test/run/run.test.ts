@@ -517,7 +517,7 @@ describe('setup: requirements in a cached virtual environment', { skip }, () => 
     assert.equal(o.result.error?.kind, 'setup');
     assert.match(
       o.result.error!.message,
-      /line 1: --index-url http:\/\/example\.invalid\/simple: `--index-url` is a pip option/,
+      /line 1: --index-url http:\/\/example\.invalid\/simple: '--index-url' is a pip option/,
     );
     assert.deepEqual(normaliseRequirements('b\n\na  # c\nb\n# x\nc; python_version >= "3.8"').lines, [
       'a',

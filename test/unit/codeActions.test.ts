@@ -61,11 +61,11 @@ describe('quick fixes', () => {
 
   it('a missing required or recommended field: added with an empty value of its type', () => {
     const noNotes = smartTool({ metadata: { usage_notes: undefined } });
-    const notes = fix(noNotes, 'missing-recommended-field', 'Add `usage_notes`');
+    const notes = fix(noNotes, 'missing-recommended-field', 'Add "usage_notes"');
     assert.equal(JSON.parse(notes.result).metadata.usage_notes, '');
     assert.ok(!codesAfter(notes.result).includes('missing-recommended-field'));
     const noCode = smartTool({ metadata: { tool_code: undefined } });
-    const added = fix(noCode, 'missing-field', 'Add `tool_code`');
+    const added = fix(noCode, 'missing-field', 'Add "tool_code"');
     assert.equal(JSON.parse(added.result).metadata.tool_code, '');
     assert.ok(!codesAfter(added.result).includes('missing-field'), codesAfter(added.result).join(', '));
   });
@@ -141,7 +141,7 @@ describe('quick fixes', () => {
     const { result } = fix(
       llmTool({ prompt: 'a\n"q" {{txet}} {{target language}}' }),
       'unknown-placeholder',
-      'Change to `text`',
+      'Change to "text"',
     );
     assert.match(result, /"a\\n\\"q\\" \{\{text\}\} \{\{target language\}\}"/);
     assert.deepEqual(codesAfter(result), []);
@@ -151,7 +151,7 @@ describe('quick fixes', () => {
     const { result } = fix(
       llmTool({ prompt: '{{text}} {{target language}} {{tone of voice}}' }),
       'unknown-placeholder',
-      'Add variable `tone of voice`',
+      'Add variable "tone of voice"',
     );
     const parsed = JSON.parse(result);
     assert.deepEqual(parsed.metadata.variables[2], {
@@ -166,7 +166,7 @@ describe('quick fixes', () => {
   it('add variable creates the variables array when there is none', () => {
     const base = JSON.parse(llmTool({ prompt: '{{x}}' }));
     delete base.metadata.variables;
-    const { result } = fix(JSON.stringify(base, null, 2), 'unknown-placeholder', 'Add variable `x`');
+    const { result } = fix(JSON.stringify(base, null, 2), 'unknown-placeholder', 'Add variable "x"');
     assert.deepEqual(JSON.parse(result).metadata.variables, [
       { name: 'x', type: 'text', description: '', default: '' },
     ]);
@@ -242,19 +242,19 @@ describe('quick fixes', () => {
     const smart = JSON.parse(smartTool());
     smart.tool_code = smart.metadata.tool_code;
     delete smart.metadata.tool_code;
-    const code = fix(JSON.stringify(smart, null, 2), 'misplaced-field', 'Move `tool_code` into `metadata`');
+    const code = fix(JSON.stringify(smart, null, 2), 'misplaced-field', 'Move "tool_code" into "metadata"');
     assert.equal(JSON.parse(code.result).metadata.tool_code, JSON.parse(smartTool()).metadata.tool_code);
     assert.deepEqual(codesAfter(code.result), []);
     const base = JSON.parse(llmTool());
     delete base.metadata.parameters;
     base.metadata.temperature = 0.3;
-    const temp = fix(JSON.stringify(base, null, 2), 'misplaced-field', 'Move `temperature` into `metadata.parameters`');
+    const temp = fix(JSON.stringify(base, null, 2), 'misplaced-field', 'Move "temperature" into "metadata.parameters"');
     assert.deepEqual(JSON.parse(temp.result).metadata.parameters, { temperature: 0.3 });
     assert.deepEqual(codesAfter(temp.result), []);
     const version = JSON.parse(llmTool());
     delete version.version;
     version.metadata.version = '2.0';
-    const v = fix(JSON.stringify(version, null, 2), 'misplaced-field', 'Move `version` into the top level');
+    const v = fix(JSON.stringify(version, null, 2), 'misplaced-field', 'Move "version" into the top level');
     assert.equal(JSON.parse(v.result).version, '2.0');
   });
 
@@ -262,7 +262,7 @@ describe('quick fixes', () => {
     const { result } = fix(
       smartTool().replace('"usage_notes"', '"usage_note"'),
       'unknown-field',
-      'Rename to `usage_notes`',
+      'Rename to "usage_notes"',
     );
     assert.deepEqual(codesAfter(result), []);
   });

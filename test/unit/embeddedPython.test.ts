@@ -52,7 +52,7 @@ describe('embedded Python in a smart tool', () => {
     assert.equal(p.text, 'nmae');
     const { service, model, doc } = load(text);
     const titles = service.doCodeActions(model, p.diagnostic.range, [p.diagnostic]).map((a) => a.title);
-    assert.deepEqual(titles, ['Change to `name`', 'Add variable `nmae`']);
+    assert.deepEqual(titles, ['Change to "name"', 'Add variable "nmae"']);
     const fixed = applyEdits(
       doc,
       service.doCodeActions(model, p.diagnostic.range, [p.diagnostic])[0].edit!.changes![doc.uri],
@@ -78,7 +78,7 @@ describe('embedded Python in a smart tool', () => {
     const { service, model, doc } = load(text);
     const action = service
       .doCodeActions(model, missing.diagnostic.range, [missing.diagnostic])
-      .find((a) => a.title === 'Add `PyYAML` to requirements')!;
+      .find((a) => a.title === 'Add "PyYAML" to requirements')!;
     assert.equal(
       JSON.parse(applyEdits(doc, action.edit!.changes![doc.uri])).metadata.requirements,
       'requests>=2\nPyYAML',

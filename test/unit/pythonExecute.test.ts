@@ -47,7 +47,7 @@ describe('execute contract', () => {
 
   for (const [sig, why] of [
     ['()', 'no parameters'],
-    ['(v)', 'named `v`'],
+    ['(v)', "named 'v'"],
     ['(variables=None)', 'default value'],
     ['(variables, extra)', '2 parameters'],
     ['(*variables)', '*args'],

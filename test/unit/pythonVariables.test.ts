@@ -87,7 +87,7 @@ describe('variables keys', () => {
         ['unknown-variable-key', { name: 'zzz', candidates: [] }],
       ],
     );
-    assert.match(p[0].message, /did you mean `name`/);
+    assert.match(p[0].message, /did you mean "name"/);
     assert.equal(checkVariableKeys(facts, ['nmae', 'topic', 'zzz']).length, 0);
   });
 

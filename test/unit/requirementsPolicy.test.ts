@@ -13,7 +13,7 @@ const TABLE: [string, RegExp | 'ok'][] = [
   ['PyYAML', 'ok'],
   [
     'evil @ https://example.com/evil-1.0.tar.gz',
-    /installs from a URL, which the service does not do: name the package from the package index, e\.g\. `evil>=1\.0`/,
+    /installs from a URL, which the service does not do: name the package from the package index, e\.g\. 'evil>=1\.0'/,
   ],
   ['evil @ file:///tmp/evil', /installs from a URL/],
   [

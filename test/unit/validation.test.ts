@@ -73,7 +73,7 @@ describe('JSON and shape', () => {
     delete llm.metadata.creator;
     delete llm.version;
     const found = problems(JSON.stringify(llm)).filter((x) => x.code === 'missing-field');
-    assert.deepEqual(found.map((f) => [f.text, /`(\w+)`/.exec(f.message)![1]]).sort(), [
+    assert.deepEqual(found.map((f) => [f.text, /"(\w+)"/.exec(f.message)![1]]).sort(), [
       ['"metadata"', 'creator'],
       ['{', 'version'],
     ]);
@@ -83,11 +83,11 @@ describe('JSON and shape', () => {
     const llm = JSON.parse(llmTool());
     delete llm.metadata.parameters;
     const p = only(JSON.stringify(llm), 'missing-recommended-field');
-    assert.match(p.message, /`parameters`/);
+    assert.match(p.message, /"parameters"/);
     assert.equal(p.diagnostic.severity, 2);
     const smart = JSON.parse(smartTool());
     delete smart.metadata.timestamp;
-    assert.match(only(JSON.stringify(smart), 'missing-recommended-field').message, /`timestamp`/);
+    assert.match(only(JSON.stringify(smart), 'missing-recommended-field').message, /"timestamp"/);
   });
 
   it('wrong-type: on the value, naming both types', () => {

@@ -118,7 +118,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
       diagnostics.push(
         Diagnostic.create(
           Range.create(0, 0, 0, 1),
-          'Not a tool definition: an LLM tool has `model_prompt`, a smart tool a `metadata` object with `tool_name` or `tool_code`. Use --kind to check it anyway.',
+          'Not a tool definition: an LLM tool has "model_prompt", a smart tool a "metadata" object with "tool_name" or "tool_code". Use --kind to check it anyway.',
           LSP_SEVERITY[notADefinition],
           'not-a-definition',
           'tooldef',

@@ -78,7 +78,7 @@ function readOptions(args: readonly string[]): UploadCliOptions {
   if (file === undefined) throw new UsageError('Name the tool definition file to upload.');
   if (values.url === undefined || !values.url.trim())
     throw new UsageError(
-      "The service documents no upload API: upload the file in your workspace's UI (run `tooldef check` on it first), or, where an endpoint takes uploads, give it with --url URL.",
+      "The service documents no upload API: upload the file in your workspace's UI (run 'tooldef check' on it first), or, where an endpoint takes uploads, give it with --url URL.",
     );
   const seconds = (flag: string, text: string | undefined): number | undefined =>
     text === undefined ? undefined : positiveNumber(flag, text, 'seconds') * 1000;

@@ -71,7 +71,7 @@ function inspect(text: string): AvatarInfo {
       problem: 'invalid-base64',
       at: 0,
       length: dataUri[0].length,
-      reason: `remove the \`${dataUri[0]}\` prefix: avatar holds the base64 text only`,
+      reason: `remove the "${dataUri[0]}" prefix: avatar holds the base64 text only`,
     };
   const bad = /[^A-Za-z0-9+/=\s]/u.exec(text); // `u`: an astral character is one match, not half of one
   if (bad)
@@ -80,14 +80,14 @@ function inspect(text: string): AvatarInfo {
       problem: 'invalid-base64',
       at: bad.index,
       length: bad[0].length,
-      reason: `\`${printable(bad[0])}\` is not a base64 character`,
+      reason: `"${printable(bad[0])}" is not a base64 character`,
     };
   const hasSpace = /\s/.test(text);
   const compact = hasSpace ? text.replace(/\s+/g, '') : text;
   const pad = compact.indexOf('=');
   if (pad >= 0 && !/^={1,2}$/.test(compact.slice(pad))) {
     const at = hasSpace ? text.indexOf('=') : pad;
-    return { ok: false, problem: 'invalid-base64', at, length: 1, reason: '`=` padding may only end the data' };
+    return { ok: false, problem: 'invalid-base64', at, length: 1, reason: '"=" padding may only end the data' };
   }
   if (compact.length % 4 === 1 || (pad >= 0 && compact.length % 4 !== 0)) {
     return {

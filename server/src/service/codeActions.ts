@@ -108,12 +108,12 @@ function fixesFor(model: ToolModel, d: Diagnostic, data: FixData, options: CodeA
       const write = (name: string): string =>
         escapeJsonContent(data.pythonQuote ? pythonStringContent(name, data.pythonQuote) : name);
       const fixes: Fix[] = data.candidates.slice(0, MAX_CANDIDATES).map((c, i) => ({
-        title: `Change to \`${c}\``,
+        title: `Change to "${c}"`,
         edits: [replaceNode(data, write(c))],
         preferred: i === 0,
       }));
       const add = model.json.syntaxErrors.length ? undefined : addVariable(model, data.name);
-      if (add) fixes.push({ title: `Add variable \`${data.name}\``, edits: [add] });
+      if (add) fixes.push({ title: `Add variable "${data.name}"`, edits: [add] });
       return fixes;
     }
     case 'close-placeholder':
@@ -130,7 +130,7 @@ function fixesFor(model: ToolModel, d: Diagnostic, data: FixData, options: CodeA
       const key = nodeAtOffset(model.root, at);
       if (key?.type !== 'string') return [];
       return data.candidates.slice(0, MAX_CANDIDATES).map((c, i) => ({
-        title: `Rename to \`${c}\``,
+        title: `Rename to "${c}"`,
         edits: [replaceNode(key, JSON.stringify(c))],
         preferred: i === 0,
       }));
@@ -237,7 +237,7 @@ function addVariable(model: ToolModel, name: string): OffsetEdit | undefined {
 function addRequirement(model: ToolModel, distribution: string): Fix[] {
   const metadata = model.metadata;
   if (!metadata || model.json.syntaxErrors.length) return [];
-  const title = `Add \`${distribution}\` to requirements`;
+  const title = `Add "${distribution}" to requirements`;
   const node = child(metadata, 'requirements');
   if (!node)
     return [
@@ -282,7 +282,7 @@ function addField(model: ToolModel, path: (string | number)[], key: string): Fix
   if (target?.type !== 'object' || property(target, key) || !model.kind) return [];
   const schema = schemaAt(model.kind, [...path, key]);
   const value = key === 'timestamp' ? JSON.stringify(nowTimestamp()) : emptyValue(schema);
-  return [{ title: `Add \`${key}\``, edits: [appendMember(model.text, target, key, value)], preferred: true }];
+  return [{ title: `Add "${key}"`, edits: [appendMember(model.text, target, key, value)], preferred: true }];
 }
 
 function emptyValue(schema: SchemaNode | undefined): string {
@@ -319,8 +319,8 @@ function moveField(model: ToolModel, from: (string | number)[], to: (string | nu
     insertKey = String(to[j]);
   }
   const insert = appendMember(model.text, target, insertKey, value);
-  const where = to.length ? `\`${to.join('.')}\`` : 'the top level';
-  return [{ title: `Move \`${key}\` into ${where}`, edits: [remove, insert], preferred: true }];
+  const where = to.length ? `"${to.join('.')}"` : 'the top level';
+  return [{ title: `Move "${key}" into ${where}`, edits: [remove, insert], preferred: true }];
 }
 
 function flattenAvatar(model: ToolModel): Fix[] {

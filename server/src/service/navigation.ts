@@ -55,8 +55,8 @@ export function doRename(model: ToolModel, offset: number, newName: string): Ren
     };
   if (!newName.trim()) return { error: 'A variable name cannot be empty.' };
   if (newName !== target.name && model.variableByName(newName))
-    return { error: `A variable named \`${newName}\` already exists.` };
-  if (/\{\{|\}\}/.test(newName)) return { error: 'A variable name cannot contain `{{` or `}}`.' };
+    return { error: `A variable named "${newName}" already exists.` };
+  if (/\{\{|\}\}/.test(newName)) return { error: 'A variable name cannot contain "{{" or "}}".' };
   const edits = referencesOf(model, target.name).map((r) =>
     TextEdit.replace(
       toRange(model, r),

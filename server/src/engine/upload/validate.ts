@@ -38,7 +38,7 @@ export function validateForUpload(bytes: Uint8Array, opts: ValidateOptions = {})
   const errorDiagnostics = diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error).length;
   if (!model.kind && errorDiagnostics === 0) {
     problems.push(
-      'Not a tool definition: an LLM tool has `model_prompt`, a smart tool a `metadata` object with `tool_name` or `tool_code`.',
+      'Not a tool definition: an LLM tool has "model_prompt", a smart tool a "metadata" object with "tool_name" or "tool_code".',
     );
   }
   const nameNode = model.kind ? model.toolNameNode : undefined;

@@ -292,8 +292,8 @@ export class PythonDocument {
           start: 0,
           end: 0,
           message: nestedExecute
-            ? '`execute` must be defined at the top level of tool_code, not inside a class or another function.'
-            : 'tool_code must define a top-level function `def execute(variables):` that returns a str.',
+            ? "'execute' must be defined at the top level of tool_code, not inside a class or another function."
+            : "tool_code must define a top-level function 'def execute(variables):' that returns a str.",
         });
       }
     } else if (executes.length) {
@@ -305,7 +305,7 @@ export class PythonDocument {
           code: 'execute-redefined',
           start: r.e.nameStart + r.base,
           end: r.e.nameEnd + r.base,
-          message: 'A second top-level `execute` replaces the first one; the service runs only the last definition.',
+          message: "A second top-level 'execute' replaces the first one; the service runs only the last definition.",
           data: { first: { start: first.e.nameStart + first.base, end: first.e.nameEnd + first.base } },
         });
       }

@@ -32,7 +32,7 @@ export function checkExecute(chunk: Chunk, def: ExecuteDefinition): RelExecute {
     at(
       kw,
       'execute-async',
-      '`execute` must not be async: the service calls it as a plain function. Remove `async` (and any `await` inside).',
+      "'execute' must not be async: the service calls it as a plain function. Remove 'async' (and any 'await' inside).",
     );
   }
   const positional = info.filter((p) => p.kind === 'positional');
@@ -42,7 +42,7 @@ export function checkExecute(chunk: Chunk, def: ExecuteDefinition): RelExecute {
     let why: string;
     if (info.length === 0) why = 'it takes no parameters';
     else if (positional.length === 1 && positional[0].name !== 'variables' && info.length === 1)
-      why = `its parameter is named \`${positional[0].name}\``;
+      why = `its parameter is named '${positional[0].name}'`;
     else if (info.some((p) => p.kind !== 'positional'))
       why = 'it takes *args, **kwargs, keyword-only or positional-only markers';
     else if (positional.some((p) => p.hasDefault)) why = 'its parameter has a default value';
@@ -51,12 +51,12 @@ export function checkExecute(chunk: Chunk, def: ExecuteDefinition): RelExecute {
       code: 'execute-signature',
       start: chunk.rel(params.from),
       end: chunk.rel(params.to),
-      message: `\`execute\` must take exactly one positional parameter named \`variables\`, but ${why}.`,
+      message: `'execute' must take exactly one positional parameter named 'variables', but ${why}.`,
       data: { expected: '(variables)' },
     });
   }
   if (yields) {
-    at(name, 'execute-returns-non-string', '`execute` contains `yield`, so it returns a generator, not a `str`.');
+    at(name, 'execute-returns-non-string', "'execute' contains 'yield', so it returns a generator, not a 'str'.");
   }
   if (body && !yields) {
     returns(chunk, body, problems);
@@ -64,7 +64,7 @@ export function checkExecute(chunk: Chunk, def: ExecuteDefinition): RelExecute {
       at(
         name,
         'execute-returns-non-string',
-        '`execute` can reach the end of its body without a `return`, and then returns `None`, not a `str`.',
+        "'execute' can reach the end of its body without a 'return', and then returns 'None', not a 'str'.",
       );
     }
   }
@@ -84,14 +84,14 @@ function returns(chunk: Chunk, node: SyntaxNode, problems: RelProblem[]): void {
     if (c.name === 'ReturnStatement') {
       const kids = children(c).slice(1);
       let what: string | undefined;
-      if (!kids.length) what = 'a bare `return` returns `None`';
+      if (!kids.length) what = "a bare 'return' returns 'None'";
       else if (kids.some((k) => k.name === ',')) what = 'it returns a tuple';
       else {
         let v = kids[0];
         while (v.name === 'ParenthesizedExpression' && v.firstChild?.nextSibling) v = v.firstChild.nextSibling;
         const kinds: Record<string, string> = {
           Number: 'a number',
-          None: '`None`',
+          None: "'None'",
           Boolean: 'a bool',
           ArrayExpression: 'a list',
           ArrayComprehensionExpression: 'a list',
@@ -109,7 +109,7 @@ function returns(chunk: Chunk, node: SyntaxNode, problems: RelProblem[]): void {
           code: 'execute-returns-non-string',
           start: chunk.rel(c.from),
           end: chunk.rel(c.to),
-          message: `\`execute\` must return a \`str\`, but ${what}.`,
+          message: `'execute' must return a 'str', but ${what}.`,
         });
       }
       continue;

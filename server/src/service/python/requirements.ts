@@ -98,26 +98,26 @@ export function parseRequirement(line: string, base = 0, lineNo = 1): Requiremen
   const rest = line.slice(p).trimEnd();
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(rest)) {
     fail(
-      `\`${rest}\` is a URL: the service installs packages by name from the package index; write the package's name, e.g. \`requests>=2.31\`.`,
+      `'${rest}' is a URL: the service installs packages by name from the package index; write the package's name, e.g. 'requests>=2.31'.`,
       p,
       line.trimEnd().length,
     );
   }
   if (/^[./\\~]|^[A-Za-z]:[\\/]|[\\/]/.test(rest.split(/[\s;]/)[0])) {
     fail(
-      `\`${rest}\` is a path: the service installs packages by name from the package index; write the package's name, e.g. \`requests>=2.31\`.`,
+      `'${rest}' is a path: the service installs packages by name from the package index; write the package's name, e.g. 'requests>=2.31'.`,
       p,
       line.trimEnd().length,
     );
   }
   const nameM = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?/.exec(line.slice(p));
   if (!nameM) {
-    fail(`Expected a distribution name, found \`${line.slice(p, p + 10).trim()}\`.`, p, n);
+    fail(`Expected a distribution name, found '${line.slice(p, p + 10).trim()}'.`, p, n);
   }
   const name = nameM![0];
   if (ARCHIVE.test(name)) {
     fail(
-      `\`${name}\` is a file, not a package name: the service installs packages by name from the package index; write the package's name, e.g. \`requests>=2.31\`.`,
+      `'${name}' is a file, not a package name: the service installs packages by name from the package index; write the package's name, e.g. 'requests>=2.31'.`,
       p,
       p + name.length,
     );
@@ -153,13 +153,13 @@ export function parseRequirement(line: string, base = 0, lineNo = 1): Requiremen
     p++;
     ws();
     const m = /^\S+/.exec(line.slice(p));
-    if (!m) fail('Expected a URL after `@`.');
+    if (!m) fail("Expected a URL after '@'.");
     url = m![0];
-    if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(url)) fail(`\`${url}\` is not a URL.`, p, p + url.length);
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(url)) fail(`'${url}' is not a URL.`, p, p + url.length);
     p += url.length;
     const before = p;
     ws();
-    if (p < n && line[p] === ';' && before === p) fail('A URL requirement needs a space before `;`.');
+    if (p < n && line[p] === ';' && before === p) fail("A URL requirement needs a space before ';'.");
   } else {
     const paren = line[p] === '(';
     if (paren) {
@@ -170,32 +170,32 @@ export function parseRequirement(line: string, base = 0, lineNo = 1): Requiremen
     while (p < n && /[<>=!~]/.test(line[p])) {
       const opM = /^(===|==|!=|<=|>=|~=|<|>)/.exec(line.slice(p));
       if (!opM)
-        fail(`\`${line.slice(p, p + 2)}\` is not a version operator (use ==, !=, <=, >=, <, >, ~= or ===).`, p, p + 2);
+        fail(`'${line.slice(p, p + 2)}' is not a version operator (use ==, !=, <=, >=, <, >, ~= or ===).`, p, p + 2);
       const op = opM![0];
       const opAt = p;
       p += op.length;
       ws();
       const vM = /^[A-Za-z0-9_.*+!-]+/.exec(line.slice(p));
-      if (!vM) fail(`Expected a version after \`${op}\`.`);
+      if (!vM) fail(`Expected a version after '${op}'.`);
       const v = vM![0];
       if (op !== '===') {
         const wildcard = v.endsWith('.*');
         const core = wildcard ? v.slice(0, -2) : v;
         if (wildcard && op !== '==' && op !== '!=')
-          fail(`A wildcard version (\`${v}\`) only works with == or !=.`, p, p + v.length);
+          fail(`A wildcard version ('${v}') only works with == or !=.`, p, p + v.length);
         if (!PEP440.test(core) || (wildcard && core.includes('+')))
-          fail(`\`${v}\` is not a valid version (PEP 440).`, p, p + v.length);
+          fail(`'${v}' is not a valid version (PEP 440).`, p, p + v.length);
         if (op === '~=' && !/^(?:[0-9]+!)?[0-9]+\.[0-9]+/.test(core.replace(/^v/i, '')))
-          fail('`~=` needs a version with at least two parts, e.g. `~=1.4`.', opAt, p + v.length);
+          fail("'~=' needs a version with at least two parts, e.g. '~=1.4'.", opAt, p + v.length);
         if (/\+/.test(core) && op !== '==' && op !== '!=')
-          fail(`A local version (\`${v}\`) only works with == or !=.`, p, p + v.length);
+          fail(`A local version ('${v}') only works with == or !=.`, p, p + v.length);
       }
       p += v.length;
       ws();
       if (line[p] === ',') {
         p++;
         ws();
-        if (!/[<>=!~]/.test(line[p] ?? '')) fail('Expected a version specifier after `,`.');
+        if (!/[<>=!~]/.test(line[p] ?? '')) fail("Expected a version specifier after ','.");
       }
     }
     specifier = line.slice(specStart, p).trim();
@@ -216,9 +216,8 @@ export function parseRequirement(line: string, base = 0, lineNo = 1): Requiremen
   }
   if (p < n) {
     const rest = line.slice(p);
-    if (/^[0-9]/.test(rest) && !specifier)
-      fail(`A version needs an operator: write \`${name}==${rest.trim()}\`.`, p, n);
-    fail(`Unexpected \`${rest.trim().slice(0, 20)}\`.`, p, n);
+    if (/^[0-9]/.test(rest) && !specifier) fail(`A version needs an operator: write '${name}==${rest.trim()}'.`, p, n);
+    fail(`Unexpected '${rest.trim().slice(0, 20)}'.`, p, n);
   }
   return {
     name,
@@ -254,7 +253,7 @@ function parseMarker(s: string, p: number, fail: Fail): number {
     }
     const m = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(s.slice(p));
     if (!m) fail('Expected an environment marker variable (e.g. python_version) or a quoted string.');
-    if (!ENV_VARS.has(m![0])) fail(`Unknown environment marker \`${m![0]}\`.`, p, p + m![0].length);
+    if (!ENV_VARS.has(m![0])) fail(`Unknown environment marker '${m![0]}'.`, p, p + m![0].length);
     p += m![0].length;
     return 'var';
   };
@@ -325,7 +324,7 @@ export function parseRequirements(text: string): { requirements: Requirement[]; 
         in: 'requirements',
         start: base + lead,
         end: base + line.trimEnd().length,
-        message: `\`${opt}\` is a pip option, not a requirement: the service installs each line as a package requirement (PEP 508), so options such as -r, -e, --index-url or --hash are not available.`,
+        message: `'${opt}' is a pip option, not a requirement: the service installs each line as a package requirement (PEP 508), so options such as -r, -e, --index-url or --hash are not available.`,
       });
       continue;
     }
@@ -348,7 +347,7 @@ export function parseRequirements(text: string): { requirements: Requirement[]; 
           in: 'requirements',
           start: r.start,
           end: r.end,
-          message: `\`${r.name} @ …\` installs from a URL, which the service does not do: name the package from the package index, e.g. \`${r.name}>=1.0\`.`,
+          message: `'${r.name} @ …' installs from a URL, which the service does not do: name the package from the package index, e.g. '${r.name}>=1.0'.`,
         });
       } else requirements.push(r);
     } catch (e) {
@@ -395,7 +394,7 @@ export function checkRequirements(
         in: 'requirements',
         start: r.nameStart,
         end: r.nameEnd,
-        message: `\`${r.name}\` is already required on line ${first.line}.`,
+        message: `'${r.name}' is already required on line ${first.line}.`,
         data: { first: { start: first.start, end: first.end } },
       });
     } else seen.set(key, r);
@@ -418,8 +417,8 @@ export function checkRequirements(
       end: imp.end,
       message:
         candidates[0] === imp.module.split('.')[0]
-          ? `\`${imp.module}\` is not in the standard library and no requirement provides it: add \`${candidates[0]}\` to requirements.`
-          : `\`${imp.module}\` comes from the distribution \`${candidates[0]}\`, which is not in requirements.`,
+          ? `'${imp.module}' is not in the standard library and no requirement provides it: add '${candidates[0]}' to requirements.`
+          : `'${imp.module}' comes from the distribution '${candidates[0]}', which is not in requirements.`,
       data: { module: imp.module, distribution: candidates[0] },
     });
   }
@@ -431,7 +430,7 @@ export function checkRequirements(
       in: 'requirements',
       start: r.nameStart,
       end: r.nameEnd,
-      message: `No import in tool_code uses \`${r.name}\`.`,
+      message: `No import in tool_code uses '${r.name}'.`,
     });
   }
   return problems.sort((a, b) => (a.in === b.in ? a.start - b.start : a.in === 'requirements' ? -1 : 1));

@@ -96,5 +96,5 @@ export function secretInAssignment(name: string, value: string): SecretHit | und
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((r) => r.test(v)).length;
   const isPassword = /pass|pwd/i.test(n);
   if (classes < 2 || entropy(v) < (isPassword ? 2.5 : 3.0) || new Set(v).size < 6) return undefined;
-  return { kind: 'key-like-name', what: `A credential assigned to \`${name}\``, redacted: redact(v) };
+  return { kind: 'key-like-name', what: `A credential assigned to '${name}'`, redacted: redact(v) };
 }

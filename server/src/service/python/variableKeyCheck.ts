@@ -21,7 +21,7 @@ export function checkVariableKeys(
       code: 'unknown-variable-key',
       start: k.start,
       end: k.end,
-      message: `No variable is named \`${k.name}\`${candidates.length ? `; did you mean \`${candidates[0]}\`?` : '.'} Keys of \`variables\` are the names of the tool's variables.`,
+      message: `No variable is named "${k.name}"${candidates.length ? `; did you mean "${candidates[0]}"?` : '.'} Keys of "variables" are the names of the tool's variables.`,
       data: { name: k.name, candidates },
     });
   }

@@ -14,7 +14,7 @@ export const avatar: Validator = (ctx) => {
     ctx.report(
       'nested-avatar',
       key,
-      'Put `avatar_type` and `avatar` directly in metadata instead of a nested avatar object.',
+      'Put "avatar_type" and "avatar" directly in metadata instead of a nested avatar object.',
       { fix: 'flatten-avatar' },
     );
     holder = nested;

@@ -87,7 +87,7 @@ export const fileName: Validator = (ctx) => {
     ctx.report(
       'file-name-mismatch',
       node,
-      `Smart tool files are named \`<tool_name>.json\`: rename this file to \`${expected}\` (or turn the rule off with tooldef.rules).`,
+      `Smart tool files are named "<tool_name>.json": rename this file to "${expected}" (or turn the rule off with tooldef.rules).`,
     );
   }
 };

@@ -28,7 +28,7 @@ export const expectedOutput: Validator = (ctx) => {
     ctx.report(
       'limited-without-values',
       typeNode,
-      'A "limited" output needs a non-empty `allowed_values` array listing the answers the model may give: add it.',
+      'A "limited" output needs a non-empty "allowed_values" array listing the answers the model may give: add it.',
     );
   }
   const language = property(out, 'language');
@@ -36,7 +36,7 @@ export const expectedOutput: Validator = (ctx) => {
     ctx.report(
       'language-without-code',
       language.children![0],
-      '`language` only applies when expected_output.type is "code": set the type to "code" or remove `language`.',
+      '"language" only applies when expected_output.type is "code": set the type to "code" or remove "language".',
     );
   }
 };

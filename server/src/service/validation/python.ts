@@ -61,7 +61,7 @@ export const variableKeys: Validator = (ctx) => {
       ctx.report(
         'unused-variable',
         v.nameNode,
-        `Variable \`${v.name}\` is never read by tool_code: use variables[${JSON.stringify(v.name)}] in execute, or remove the variable.`,
+        `Variable "${v.name}" is never read by tool_code: use variables[${JSON.stringify(v.name)}] in execute, or remove the variable.`,
       );
     }
   }

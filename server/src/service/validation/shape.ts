@@ -25,14 +25,14 @@ export const shape: Validator = (ctx) => {
     const node = nodeAt(root, e.instancePath);
     if (!node) continue;
     const path = pathOf(node);
-    const name = path.length ? `\`${path[path.length - 1]}\`` : 'The file';
+    const name = path.length ? `"${path[path.length - 1]}"` : 'The file';
     switch (e.keyword) {
       case 'required': {
         const missing = String((e.params as { missingProperty: string }).missingProperty);
         ctx.report(
           'missing-field',
           anchor(node),
-          `Missing required field \`${missing}\` in ${where(path)}: add it.${hintFor(missing)}`,
+          `Missing required field "${missing}" in ${where(path)}: add it.${hintFor(missing)}`,
           { fix: 'add-field', path, key: missing },
         );
         break;
@@ -99,7 +99,7 @@ function unknownOrMisplaced(
     ctx.report(
       'misplaced-field',
       keyNode,
-      `\`${key}\` belongs in ${where([...target])}, not ${where(path)}: move it there.`,
+      `"${key}" belongs in ${where([...target])}, not ${where(path)}: move it there.`,
       {
         fix: 'move-field',
         from: [...path, key],
@@ -111,14 +111,14 @@ function unknownOrMisplaced(
   const allowed = Object.keys(propertiesAt(kind, path)).filter((k) => k !== '$schema' && !property(container, k));
   const candidates = closest(key, allowed);
   const suggestion = candidates.length
-    ? ` Did you mean \`${candidates[0]}\`?`
+    ? ` Did you mean "${candidates[0]}"?`
     : allowed.length
-      ? ` Known fields here: ${allowed.map((a) => `\`${a}\``).join(', ')}.`
+      ? ` Known fields here: ${allowed.map((a) => `"${a}"`).join(', ')}.`
       : '';
   ctx.report(
     'unknown-field',
     keyNode,
-    `Unknown field \`${key}\` in ${where(path)}: the service ignores it.${suggestion}`,
+    `Unknown field "${key}" in ${where(path)}: the service ignores it.${suggestion}`,
     candidates.length ? { fix: 'rename-key', candidates } : undefined,
   );
 }
@@ -133,7 +133,7 @@ function recommended(ctx: Parameters<Validator>[0]): void {
       ctx.report(
         'missing-recommended-field',
         anchor(metadata),
-        `Missing recommended field \`${key}\` in \`metadata\`: add it.${hintFor(key)}`,
+        `Missing recommended field "${key}" in "metadata": add it.${hintFor(key)}`,
         { fix: 'add-field', path: ['metadata'], key },
       );
     }
@@ -143,11 +143,11 @@ function recommended(ctx: Parameters<Validator>[0]): void {
 const HINTS: Record<string, string> = {
   version: ' Use a short dotted version such as "1.0".',
   metadata: ' It holds the tool name, description, variables and the rest.',
-  tool_name: ' The file should be named `<tool_name>.json`.',
-  tool_code: ' It is the Python source defining `def execute(variables):` that returns a str.',
-  model_prompt: ' It is the prompt template with `{{variable}}` placeholders.',
+  tool_name: ' The file should be named "<tool_name>.json".',
+  tool_code: ' It is the Python source defining "def execute(variables):" that returns a str.',
+  model_prompt: ' It is the prompt template with "{{variable}}" placeholders.',
   model_version: ' An array of model ids, e.g. ["gpt-4"].',
-  creator: ' An object with `name`, `email` and `organization`.',
+  creator: ' An object with "name", "email" and "organization".',
   timestamp: ' An ISO 8601 date-time such as "2026-03-14T09:30:00Z".',
 };
 
@@ -156,7 +156,7 @@ function hintFor(key: string): string {
 }
 
 function where(path: readonly (string | number)[]): string {
-  return path.length ? `\`${path.join('.')}\`` : 'the top level';
+  return path.length ? `"${path.join('.')}"` : 'the top level';
 }
 
 /** A missing field is reported on the key of the object that should hold it, or the root's opening brace. */

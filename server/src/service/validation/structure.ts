@@ -23,7 +23,7 @@ export const duplicateKeys: Validator = (ctx) => {
     ctx.report(
       'duplicate-key',
       key,
-      `Duplicate key \`${String(key.value)}\`: JSON keeps only the last value, so one of them is lost; remove or rename one.`,
+      `Duplicate key "${String(key.value)}": JSON keeps only the last value, so one of them is lost; remove or rename one.`,
     );
   }
 };
@@ -36,7 +36,7 @@ export const mixedKind: Validator = (ctx) => {
     ctx.report(
       'mixed-kind',
       code.children![0],
-      'A file is either an LLM tool (`model_prompt`) or a smart tool (`tool_code`), not both: move one into a file of its own.',
+      'A file is either an LLM tool ("model_prompt") or a smart tool ("tool_code"), not both: move one into a file of its own.',
     );
   }
 };

@@ -26,7 +26,7 @@ export const placeholders: Validator = (ctx) => {
       ctx.report(
         'malformed-placeholder',
         at,
-        '`{{` is never closed: add `}}` after the variable name, or remove the braces.',
+        '"{{" is never closed: add "}}" after the variable name, or remove the braces.',
         { fix: 'close-placeholder', at: p.end },
       );
       continue;
@@ -36,7 +36,7 @@ export const placeholders: Validator = (ctx) => {
       ctx.report(
         'malformed-placeholder',
         at,
-        'Empty placeholder `{{}}`: put a variable name between the braces, or remove them.',
+        'Empty placeholder "{{}}": put a variable name between the braces, or remove them.',
       );
       continue;
     }
@@ -47,7 +47,7 @@ export const placeholders: Validator = (ctx) => {
       ctx.report(
         'placeholder-whitespace',
         at,
-        `The spaces are part of the name, so \`{{${p.name}}}\` does not match variable \`${trimmed}\`: write \`{{${trimmed}}}\`.`,
+        `The spaces are part of the name, so "{{${p.name}}}" does not match variable "${trimmed}": write "{{${trimmed}}}".`,
         {
           fix: 'trim-placeholder',
           ...inner,
@@ -60,11 +60,11 @@ export const placeholders: Validator = (ctx) => {
       p.name,
       [...declared.keys()].filter((n) => n !== ''),
     );
-    const hint = candidates.length ? ` Did you mean \`${candidates[0]}\`?` : '';
+    const hint = candidates.length ? ` Did you mean "${candidates[0]}"?` : '';
     ctx.report(
       'unknown-placeholder',
       at,
-      `No variable is named \`${p.name}\`.${hint} Fix the name, or add the variable to metadata.variables.`,
+      `No variable is named "${p.name}".${hint} Fix the name, or add the variable to metadata.variables.`,
       {
         fix: 'unknown-name',
         ...inner,
@@ -78,7 +78,7 @@ export const placeholders: Validator = (ctx) => {
       ctx.report(
         'unused-variable',
         v.nameNode,
-        `Variable \`${v.name}\` is never used: add \`{{${v.name}}}\` to model_prompt, or remove the variable.`,
+        `Variable "${v.name}" is never used: add "{{${v.name}}}" to model_prompt, or remove the variable.`,
       );
     }
   }

@@ -19,7 +19,7 @@ export const variableNames: Validator = (ctx) => {
       ctx.report(
         'duplicate-variable',
         v.nameNode,
-        `Another variable is already named \`${v.name}\`: rename or remove this one.`,
+        `Another variable is already named "${v.name}": rename or remove this one.`,
       );
     }
   }
@@ -40,7 +40,7 @@ function defaultRules(ctx: ValidationContext, v: VariableDecl): void {
   const d = v.defaultNode;
   if (!d) return;
   // Messages are built only for problems: this runs for every variable on every keystroke.
-  const label = (): string => `\`${v.name ?? `variables[${v.index}]`}\``;
+  const label = (): string => `"${v.name ?? `variables[${v.index}]`}"`;
   if (expectsArray(ctx, v)) {
     if (d.type === 'string') {
       ctx.report(
@@ -93,7 +93,7 @@ function notAllowed(ctx: ValidationContext, v: VariableDecl, value: JsonNode): v
   ctx.report(
     'default-not-allowed',
     value,
-    `"${s}" is not one of the allowed values of \`${v.name}\` (${v.allowedValues.map((a) => `"${a}"`).join(', ')}): pick one of them or add it to allowed_values.`,
+    `"${s}" is not one of the allowed values of "${v.name}" (${v.allowedValues.map((a) => `"${a}"`).join(', ')}): pick one of them or add it to allowed_values.`,
     {
       fix: 'replace',
       offset: value.offset,
@@ -110,7 +110,7 @@ function selectRules(ctx: ValidationContext, v: VariableDecl): void {
     ctx.report(
       'missing-allowed-values',
       v.typeNode,
-      `A ${v.type} variable needs a non-empty \`allowed_values\` array: add the values the user can pick.`,
+      `A ${v.type} variable needs a non-empty "allowed_values" array: add the values the user can pick.`,
     );
   }
   const allowed = v.allowedNode;
@@ -120,7 +120,7 @@ function selectRules(ctx: ValidationContext, v: VariableDecl): void {
     ctx.report(
       'unexpected-allowed-values',
       key,
-      '`allowed_values` has no effect on a text variable: set `type` to single-select or multi-select, or remove it.',
+      '"allowed_values" has no effect on a text variable: set "type" to single-select or multi-select, or remove it.',
     );
   }
   if (allowed.type !== 'array') return;
