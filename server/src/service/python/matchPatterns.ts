@@ -136,8 +136,6 @@ export function matchErrors(match: SyntaxNode, src: string): PatternError[] {
       }
       if (item[0].name === 'LiteralPattern') complexLiteral(item[0]);
       const key = literalKey(item[0], src);
-      if (item[0].name === 'FormatString')
-        fail(node, 'mapping pattern keys may only match literals and attribute lookups');
       if (key) {
         if (seen.has(key.key)) fail(node, `mapping pattern checks duplicate key (${key.repr})`);
         seen.set(key.key, key.repr);
