@@ -6,38 +6,28 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { ChunkFacts, RelProblem } from './chunkFacts';
 import { checkExecute, type ParamInfo } from './executeContract';
+import { checkParameters } from './parameters';
 import { importedModules, importsExecute, starImport } from './importedModules';
 import { lex } from './lexer';
 import { matchErrors } from './matchPatterns';
+import {
+  assignToYield,
+  BLOCK_HEADER,
+  comparisonLike,
+  comprehensionClauses,
+  EXCEPT_STAR_EXIT,
+  exceptHandlers,
+  FUTURE_FEATURES,
+  importedNames,
+  KEYWORDS,
+  MAX_BLOCKS,
+  type ExceptHandler,
+} from './statementForms';
+import { declarationError, SymbolFlag } from './symbolFlags';
 import { inFormatField, parserMessage } from './parserMessages';
 import { assignedSecret, keywordSecret, literalSecret } from './secretLiterals';
-import {
-  children,
-  Chunk,
-  COMPREHENSIONS,
-  describe,
-  firstError,
-  isOperand,
-  plainString,
-  split,
-  splitArgs,
-} from './syntaxNodes';
+import { children, Chunk, COMPREHENSIONS, describe, firstError, plainString, split, splitArgs } from './syntaxNodes';
 import { variablesUse } from './variableKeys';
-
-const FUTURE_FEATURES = new Set([
-  'nested_scopes',
-  'generators',
-  'division',
-  'absolute_import',
-  'with_statement',
-  'print_function',
-  'unicode_literals',
-  'barry_as_FLUFL',
-  'generator_stop',
-  'annotations',
-]);
-
-const BLOCK_HEADER = /^[ \t]*(?:async[ \t]+)?(?:def|class|if|elif|else|for|while|with|try|except|finally|match|case)\b/;
 
 interface Scope {
   kind: 'module' | 'function' | 'class' | 'lambda' | 'comprehension';
@@ -64,137 +54,6 @@ interface Scope {
   /** Comprehensions: the iteration variables so far, and the names their `:=` bind outside. */
   iterationVariables?: Set<string>;
   walrusTargets?: Set<string>;
-}
-
-/**
- * How a name occurs in a scope, after CPython's symtable: only what its checks of `global` and
- * `nonlocal` statements read (an import binds a name but is no error before `global`).
- */
-const enum SymbolFlag {
-  Use = 1,
-  Local = 2,
-  Param = 4,
-  Annotated = 8,
-  Global = 16,
-  Nonlocal = 32,
-  Import = 64,
-}
-
-/**
- * CPython's error for a `global`/`nonlocal` of `name` in a scope where it already occurred as `seen`
- * (SymbolFlags), or undefined: its symtable checks these in this order.
- */
-export function declarationError(name: string, seen: number, nonlocal: boolean): string | undefined {
-  const what = nonlocal ? 'nonlocal' : 'global';
-  if (seen & SymbolFlag.Param) return `name '${name}' is parameter and ${what}`;
-  if (seen & SymbolFlag.Use) return `name '${name}' is used prior to ${what} declaration`;
-  if (seen & SymbolFlag.Annotated) return `annotated name '${name}' can't be ${what}`;
-  if (seen & SymbolFlag.Local) return `name '${name}' is assigned to before ${what} declaration`;
-  return undefined;
-}
-
-/**
- * Where CPython's parser takes `target = value` for a mistyped comparison (its invalid_named_expression
- * rule): one `=`, the target next to it and the value both single operands of `|` or tighter (not a
- * comparison, `not`, `and`, `or`, conditional, lambda), the target not a list, tuple, generator or
- * constant. Returns the start of the target CPython names, or -1.
- */
-function comparisonLike(targets: SyntaxNode[], value: SyntaxNode[]): number {
-  let t = targets[targets.length - 1];
-  if (!t || value.length !== 1 || !isOperand(value[0], true)) return -1;
-  if (['TupleExpression', 'ArrayExpression', 'ComprehensionExpression', 'None', 'Boolean'].includes(t.name)) return -1;
-  if (!isOperand(t, false)) return -1;
-  while (t.name === 'ParenthesizedExpression' && t.firstChild?.nextSibling && t.firstChild.nextSibling.name !== ')')
-    t = t.firstChild.nextSibling;
-  return t.from;
-}
-
-/** CPython's words for a yield expression as a target (its parser tells the bare one apart). */
-function assignToYield(ctx: 'assign' | 'del', parenthesized: boolean): string {
-  if (ctx === 'del') return 'cannot delete yield expression';
-  return parenthesized
-    ? "cannot assign to yield expression here. Maybe you meant '==' instead of '='?"
-    : 'assignment to yield expression not possible';
-}
-
-/** Python's keywords: never an attribute name (`obj.None` does not parse). */
-const KEYWORDS = new Set(
-  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
-    ' ',
-  ),
-);
-
-/** CPython's CO_MAXBLOCKS: how deep loops, with and try statements may nest in one function. */
-const MAX_BLOCKS = 20;
-
-const EXCEPT_STAR_EXIT = "'break', 'continue' and 'return' cannot appear in an except* block";
-
-interface ExceptHandler {
-  at: SyntaxNode;
-  star?: SyntaxNode;
-  types: SyntaxNode[];
-  /** `except A, B:` (Python 2's form). */
-  comma?: SyntaxNode;
-  body: SyntaxNode;
-}
-
-/** A try statement's `except [*] [types [as name]]:` handlers. */
-function exceptHandlers(kids: SyntaxNode[]): ExceptHandler[] {
-  const out: ExceptHandler[] = [];
-  for (let i = 0; i < kids.length; i++) {
-    if (kids[i].name !== 'except') continue;
-    const h: Partial<ExceptHandler> & { types: SyntaxNode[] } = { at: kids[i], types: [] };
-    let j = i + 1;
-    for (; j < kids.length && kids[j].name !== 'Body'; j++) {
-      const k = kids[j];
-      if (k.name === '*') h.star = k;
-      else if (k.name === ',') h.comma = k;
-      else if (k.name === 'as') {
-        while (j + 1 < kids.length && kids[j + 1].name !== 'Body') j++;
-      } else h.types.push(k);
-    }
-    if (j < kids.length) out.push({ ...h, at: kids[i], body: kids[j] });
-  }
-  return out;
-}
-
-/** The names an import binds: `a` of `import a.b`, `c` of `… as c`, `x` of `from m import x`. */
-function importedNames(kids: SyntaxNode[]): SyntaxNode[] {
-  const names = kids[0]?.name === 'from' ? kids.slice(kids.findIndex((k) => k.name === 'import') + 1) : kids.slice(1);
-  const out: SyntaxNode[] = [];
-  for (const seg of split(names, ',')) {
-    const as = seg.findIndex((n) => n.name === 'as');
-    const bound = as >= 0 ? seg[as + 1] : seg.find((n) => n.name === 'VariableName');
-    if (bound?.name === 'VariableName') out.push(bound);
-  }
-  return out;
-}
-
-interface ComprehensionClause {
-  async?: SyntaxNode;
-  targets: SyntaxNode[];
-  iterable: SyntaxNode[];
-  conditions: SyntaxNode[];
-}
-
-/** `[async] for targets in iterable (if condition)*` clauses, from the first `async` or `for`. */
-function comprehensionClauses(parts: SyntaxNode[]): ComprehensionClause[] {
-  const out: ComprehensionClause[] = [];
-  let clause: ComprehensionClause | undefined;
-  let into: SyntaxNode[] = [];
-  let async: SyntaxNode | undefined;
-  for (const k of parts) {
-    if (k.name === 'async') async = k;
-    else if (k.name === 'for') {
-      clause = { async, targets: [], iterable: [], conditions: [] };
-      async = undefined;
-      out.push(clause);
-      into = clause.targets;
-    } else if (k.name === 'in' && clause && into === clause.targets) into = clause.iterable;
-    else if (k.name === 'if' && clause) into = clause.conditions;
-    else into.push(k);
-  }
-  return out;
 }
 
 export class ChunkAnalyzer {
@@ -916,90 +775,13 @@ export class ChunkAnalyzer {
 
   /** A def's or lambda's parameters; `owner` is where CPython reports a parameter named `__debug__`. */
   private paramList(node: SyntaxNode, owner: SyntaxNode): ParamInfo[] {
-    const kids = children(node).filter((k) => k.name !== '(' && k.name !== ')');
-    const segs: { nodes: SyntaxNode[]; from: number; to: number }[] = [];
-    let from = node.firstChild?.name === '(' ? node.firstChild.to : node.from;
-    let cur: SyntaxNode[] = [];
-    for (const k of kids) {
-      if (k.name === ',') {
-        segs.push({ nodes: cur, from, to: k.from });
-        cur = [];
-        from = k.to;
-      } else cur.push(k);
-    }
-    const end = node.lastChild?.name === ')' ? node.lastChild.from : node.to;
-    segs.push({ nodes: cur, from, to: end });
-    const out: ParamInfo[] = [];
-    const names = new Set<string>();
-    let sawDefault = false;
-    let sawStar = false;
-    let sawKwargs = false;
-    let sawSlash = false;
-    let bareStar: SyntaxNode | undefined;
-    for (let i = 0; i < segs.length; i++) {
-      const seg = segs[i];
-      const ns = seg.nodes;
-      if (!ns.length) {
-        const text = this.chunk.src.slice(seg.from, seg.to).trim();
-        if (text === '/') {
-          const at = this.chunk.src.indexOf('/', seg.from);
-          if (sawKwargs) this.syntaxError(at, at + 1, 'arguments cannot follow var-keyword argument');
-          else if (sawSlash) this.syntaxError(at, at + 1, '/ may appear only once');
-          else if (sawStar) this.syntaxError(at, at + 1, '/ must be ahead of *');
-          // `def f(/)` is plain invalid syntax; `def f(/, a)` gets CPython's explanation.
-          else if (!out.length)
-            this.syntaxError(
-              at,
-              at + 1,
-              i < segs.length - 1 ? 'at least one argument must precede /' : 'invalid syntax',
-            );
-          sawSlash = true;
-          out.forEach((p) => (p.kind = 'positional-only'));
-          out.push({ name: '/', kind: 'marker', hasDefault: false });
-        }
-        continue;
-      }
-      if (sawKwargs) this.syntaxError(ns[0].from, ns[ns.length - 1].to, 'arguments cannot follow var-keyword argument');
-      const first = ns[0];
-      const nameNode = ns.find((n) => n.name === 'VariableName');
-      const pname = nameNode ? this.chunk.text(nameNode) : '';
-      if (nameNode) {
-        this.notDebug(nameNode, owner);
-        if (names.has(pname))
-          this.error(nameNode.from, nameNode.to, `duplicate argument '${pname}' in function definition`, 'symtable');
-        names.add(pname);
-      }
-      for (const n of ns) if (n.name === 'TypeDef' || n.name === 'StarTypeDef') this.expr(n);
-      const defIdx = ns.findIndex((n) => n.name === 'AssignOp');
-      if (defIdx >= 0) for (const n of ns.slice(defIdx + 1)) this.expr(n);
-      if (first.name === '*') {
-        if (sawStar) this.syntaxError(first.from, first.to, '* argument may appear only once');
-        sawStar = true;
-        if (!nameNode) bareStar = first;
-        out.push({ name: pname, kind: nameNode ? 'varargs' : 'marker', hasDefault: false });
-        continue;
-      }
-      if (first.name === '**') {
-        sawKwargs = true;
-        if (bareStar && out[out.length - 1]?.kind === 'marker' && out[out.length - 1].name === '') {
-          this.syntaxError(bareStar.from, bareStar.to, 'named arguments must follow bare *');
-        }
-        bareStar = undefined;
-        out.push({ name: pname, kind: 'kwargs', hasDefault: false });
-        continue;
-      }
-      const hasDefault = defIdx >= 0;
-      if (!sawStar) {
-        if (hasDefault) sawDefault = true;
-        else if (sawDefault && nameNode)
-          this.syntaxError(nameNode.from, nameNode.to, 'non-default argument follows default argument');
-      }
-      bareStar = undefined;
-      out.push({ name: pname, kind: sawStar ? 'keyword-only' : 'positional', hasDefault });
-    }
-    if (bareStar && out[out.length - 1]?.kind === 'marker')
-      this.syntaxError(bareStar.from, bareStar.to, 'named arguments must follow bare *');
-    return out;
+    const check = checkParameters(node, this.chunk.src);
+    for (const p of check.problems)
+      if (p.stage === 'parser') this.syntaxError(p.from, p.to, p.message);
+      else this.error(p.from, p.to, p.message, p.stage);
+    for (const name of check.names) this.notDebug(name, owner);
+    for (const e of check.expressions) this.expr(e);
+    return check.info;
   }
 
   /** A call's or a class's arguments (`bases`: a class's, where no generator expression may stand). */

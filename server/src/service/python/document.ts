@@ -3,7 +3,8 @@
 // (≲ 1 ms) and the analysis of the edited top-level statement only.
 import { TreeFragment, type SyntaxNode, type Tree, type ChangedRange } from '@lezer/common';
 import { parser } from './grammar/parser';
-import { ChunkAnalyzer, declarationError } from './analyze';
+import { ChunkAnalyzer } from './analyze';
+import { declarationError } from './symbolFlags';
 import type { ChunkFacts, RelProblem } from './chunkFacts';
 import { lex } from './lexer';
 import { checkModuleNames } from './moduleNames';
