@@ -235,6 +235,8 @@ const INVALID: [string, number, string][] = [
   ['f(x for x in y,)\n', 1, 'Generator expression must be parenthesized'],
   ['f(a = x for x in y)\n', 1, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?"],
   ['class C(x for x in y):\n    pass\n', 1, 'invalid syntax'],
+  ['class C(a, x for x in y):\n    pass\n', 1, 'Generator expression must be parenthesized'],
+  ['f(a=1, x for x in y)\n', 1, 'Generator expression must be parenthesized'],
   ['def f(**kwargs, /):\n    pass\n', 1, 'arguments cannot follow var-keyword argument'],
   ['async def f():\n    await await x\n', 2, 'invalid syntax'],
   // CPython's wording: escapes with their positions, f-string fields, mistyped comparisons.

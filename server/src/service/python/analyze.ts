@@ -7,6 +7,7 @@ import type { SyntaxNode } from '@lezer/common';
 import type { ChunkFacts, RelProblem } from './chunkFacts';
 import { checkExecute, type ParamInfo } from './executeContract';
 import { checkParameters } from './parameters';
+import { checkArguments } from './arguments';
 import { importedModules, importsExecute, starImport } from './importedModules';
 import { lex } from './lexer';
 import { matchErrors } from './matchPatterns';
@@ -26,7 +27,7 @@ import {
 import { declarationError, SymbolFlag } from './symbolFlags';
 import { inFormatField, parserMessage } from './parserMessages';
 import { assignedSecret, keywordSecret, literalSecret } from './secretLiterals';
-import { children, Chunk, COMPREHENSIONS, describe, firstError, plainString, split, splitArgs } from './syntaxNodes';
+import { children, Chunk, COMPREHENSIONS, describe, firstError, plainString, split } from './syntaxNodes';
 import { variablesUse } from './variableKeys';
 
 interface Scope {
@@ -786,58 +787,19 @@ export class ChunkAnalyzer {
 
   /** A call's or a class's arguments (`bases`: a class's, where no generator expression may stand). */
   private argList(node: SyntaxNode, bases = false): void {
-    const kids = children(node).filter((k) => k.name !== '(' && k.name !== ')');
-    const segs = splitArgs(kids).filter((s) => s.length);
-    const trailingComma = kids[kids.length - 1]?.name === ',';
-    for (const seg of segs) {
-      const f = seg.find((n) => n.name === 'for');
-      if (!f) continue;
-      if (seg[1]?.name === 'AssignOp')
-        this.syntaxError(seg[0].from, seg[1].to, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?");
-      else if (bases) this.syntaxError(f.from, f.to, 'invalid syntax');
-      else if (trailingComma)
-        this.syntaxError(seg[0].from, seg[seg.length - 1].to, 'Generator expression must be parenthesized');
+    const check = checkArguments(node, this.chunk.src, bases);
+    for (const p of check.problems)
+      if (p.stage === 'parser') this.syntaxError(p.from, p.to, p.message);
+      else this.error(p.from, p.to, p.message);
+    for (const k of check.keywords) {
+      this.notDebug(k.name);
+      this.addSecret(keywordSecret(this.chunk, this.chunk.text(k.name), k.value));
     }
-    let sawKeyword = false;
-    let sawKwUnpack = false;
-    const keywords = new Set<string>();
-    const hasGenerator = segs.some((s) => s.some((n) => n.name === 'for'));
-    for (const seg of segs) {
-      const first = seg[0];
-      if (hasGenerator && segs.length > 1 && seg.some((n) => n.name === 'for')) {
-        this.syntaxError(seg[0].from, seg[seg.length - 1].to, 'Generator expression must be parenthesized');
-      }
-      if (first.name === '**') {
-        sawKwUnpack = true;
-      } else if (first.name === '*') {
-        if (sawKwUnpack)
-          this.syntaxError(
-            first.from,
-            seg[seg.length - 1].to,
-            'iterable argument unpacking follows keyword argument unpacking',
-          );
-      } else if (
-        seg.length >= 3 &&
-        seg[1].name === 'AssignOp' &&
-        this.chunk.text(seg[1]) === '=' &&
-        first.name === 'VariableName'
-      ) {
-        const k = this.chunk.text(first);
-        this.notDebug(first);
-        if (keywords.has(k)) this.error(first.from, first.to, `keyword argument repeated: ${k}`);
-        keywords.add(k);
-        sawKeyword = true;
-        this.addSecret(keywordSecret(this.chunk, k, seg[2]));
-      } else if (sawKwUnpack) {
-        this.syntaxError(first.from, seg[seg.length - 1].to, 'positional argument follows keyword argument unpacking');
-      } else if (sawKeyword) {
-        this.syntaxError(first.from, seg[seg.length - 1].to, 'positional argument follows keyword argument');
-      }
-      const isComp = seg.some((n) => n.name === 'for');
-      if (isComp) this.comprehension(seg, 'generator expression', seg[0]);
+    for (const seg of check.segments) {
+      if (seg.some((n) => n.name === 'for')) this.comprehension(seg, 'generator expression', seg[0]);
       else {
         // Keyword names are not expressions; walk values only.
-        const start = seg.length >= 3 && seg[1].name === 'AssignOp' && first.name === 'VariableName' ? 2 : 0;
+        const start = seg.length >= 3 && seg[1].name === 'AssignOp' && seg[0].name === 'VariableName' ? 2 : 0;
         for (const n of seg.slice(start)) this.expr(n);
       }
     }
