@@ -24,6 +24,7 @@ import { DocumentQueries } from './documentQueries';
 import { TestExplorer } from './tests/explorer';
 import { CheckTaskProvider, TASK_TYPE } from './checkTask';
 import { registerTracebackLinks } from './run/tracebackLinks';
+import { serverEnvironment } from './serverEnvironment';
 
 let client: LanguageClient | undefined;
 /** Each problem shown once: the definition's or its open view's (see embedded/problemsOnce.ts). */
@@ -85,14 +86,7 @@ export async function deactivate(): Promise<void> {
 
 function createClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): LanguageClient {
   const module = context.asAbsolutePath(path.join('dist', 'server.js'));
-  // Private directories for the server's code cache (server/src/boot.ts: it starts sooner from it) and
-  // its kept Python analyses (server/src/node/analysisCache.ts: a file opened again is complete at once).
-  const storage = context.globalStorageUri.fsPath;
-  const env = {
-    ...process.env,
-    TOOLDEF_CODE_CACHE: path.join(storage, 'code-cache'),
-    TOOLDEF_ANALYSIS_CACHE: path.join(storage, 'analysis'),
-  };
+  const env = serverEnvironment(context.globalStorageUri.fsPath);
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc, options: { env } },
     debug: { module, transport: TransportKind.ipc, options: { env, execArgv: ['--nolazy', '--inspect=6009'] } },

@@ -28,6 +28,7 @@ import type { ToolDiagnosticsParams } from '../../server/src/protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { BenchFile } from './fixtures';
 import { sleep, stats, type Stats } from './stats';
+import { ALLOCATOR_ENV } from '../../client/src/serverEnvironment';
 
 const CAPABILITIES: ClientCapabilities = {
   textDocument: {
@@ -112,6 +113,7 @@ class Server {
     // As the extension starts it: with a directory for its code cache (server/src/boot.ts).
     const env = {
       ...process.env,
+      ...ALLOCATOR_ENV,
       ...(codeCache === null ? {} : { TOOLDEF_CODE_CACHE: codeCache }),
       ...(analysisCache ? { TOOLDEF_ANALYSIS_CACHE: analysisCache } : {}),
     };
