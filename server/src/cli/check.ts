@@ -98,7 +98,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     files.push({ file: displayPath(io.cwd, t.path), model, explicit: t.explicit, encoding: decoded.problem });
     const nameNode = model.toolNameNode;
     if (model.kind && nameNode?.value) {
-      const pos = model.document.positionAt(nameNode.offset);
+      const pos = model.positionAt(nameNode.offset);
       const list = names.get(nameNode.value as string) ?? [];
       list.push({ uri: model.document.uri, line: pos.line, character: pos.character });
       names.set(nameNode.value as string, list);
@@ -108,7 +108,7 @@ async function check(opts: CheckOptions, io: Io): Promise<number> {
     const diagnostics = service.doValidation(model);
     const jsonSyntax = opts.rules['json-syntax'] ?? 'error';
     if (encoding && jsonSyntax !== 'off') {
-      const at = model.document.positionAt(encoding.offset);
+      const at = model.positionAt(encoding.offset);
       diagnostics.unshift(
         Diagnostic.create(Range.create(at, at), encoding.message, LSP_SEVERITY[jsonSyntax], 'json-syntax', 'tooldef'),
       );

@@ -168,7 +168,7 @@ function entryOf(model: ToolModel): Entry | null {
   const node = model.toolNameNode;
   if (!model.kind || !node || !node.value) return null;
   const at = (n: { offset: number; length: number }, name: string): NameAt => {
-    const pos = model.document.positionAt(n.offset);
+    const pos = model.positionAt(n.offset);
     return { name, line: pos.line, character: pos.character, length: n.length };
   };
   const variables = model.variables
