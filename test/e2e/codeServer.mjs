@@ -461,3 +461,13 @@ export function e2eSuite(prefix) {
       }
     });
 }
+
+/** Moves the cursor to line:column (1-based) with Go to Line (`:line:col` in Quick Open). */
+export async function goTo(page, line, col) {
+  await page.keyboard.press('Control+G');
+  const input = page.locator('.quick-input-widget .quick-input-box input.input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(`:${line}:${col}`);
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: 10_000 });
+}

@@ -1,6 +1,6 @@
 // Completion, hover and a quick fix in a real VS Code (code-server + headless Chromium).
 import assert from 'node:assert/strict';
-import { e2eSuite, quickOpen, openProblems, readProblems, screenshot, waitFor } from './codeServer.mjs';
+import { e2eSuite, goTo, quickOpen, openProblems, readProblems, screenshot, waitFor } from './codeServer.mjs';
 const TOOL = {
   version: '1.0',
   model_prompt: 'Summarise {{text}} in {{langauge}}. ',
@@ -24,16 +24,6 @@ const PROMPT_LINE = 3;
 const column = (needle) => JSON.stringify(TOOL, null, 2).split('\n')[PROMPT_LINE - 1].indexOf(needle) + 1;
 
 const workbenchTest = e2eSuite('features');
-
-/** Moves the cursor to line:column (1-based) with Go to Line (`:line:col` in Quick Open). */
-async function goTo(page, line, col) {
-  await page.keyboard.press('Control+G');
-  const input = page.locator('.quick-input-widget .quick-input-box input.input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(`:${line}:${col}`);
-  await page.keyboard.press('Enter');
-  await input.waitFor({ state: 'hidden', timeout: 10_000 });
-}
 
 workbenchTest(
   'completion after {{, hover on a placeholder and a quick fix work in real VS Code',

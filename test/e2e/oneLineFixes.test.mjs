@@ -1,7 +1,7 @@
 // Quick fixes on a smart tool's tool_code, which the JSON holds on one line: the light bulb at one
 // problem offers that problem's fixes only, not those of the other problems on the line.
 import assert from 'node:assert/strict';
-import { e2eSuite, openProblems, quickOpen, readProblems, screenshot, waitFor } from './codeServer.mjs';
+import { e2eSuite, goTo, openProblems, quickOpen, readProblems, screenshot, waitFor } from './codeServer.mjs';
 
 const CODE = 'import yaml\n\ndef execute(variables):\n    return yaml.dump(variables["nmae"])\n';
 const TOOL = {
@@ -41,26 +41,40 @@ workbenchTest(
     );
     await page.locator('.editor-group-container.active .monaco-editor textarea').focus();
     const rows = page.locator('.action-widget .monaco-list-row');
-    /** The quick fixes offered with the cursor inside `needle` on the tool_code line. */
+    /**
+     * The quick fixes offered with the cursor inside `needle` on the tool_code line. Ctrl+. is pressed
+     * once the status bar shows the cursor there, and once per attempt (a second press while the
+     * menu opens would act on it).
+     */
     const fixesAt = async (needle, expected) => {
       const col = LINES[CODE_LINE - 1].indexOf(needle) + 3;
-      await page.keyboard.press('Control+G');
-      const input = page.locator('.quick-input-widget .quick-input-box input.input');
-      await input.waitFor({ state: 'visible', timeout: 10_000 });
-      await input.fill(`:${CODE_LINE}:${col}`);
-      await page.keyboard.press('Enter');
-      await input.waitFor({ state: 'hidden', timeout: 10_000 });
+      await goTo(page, CODE_LINE, col);
       await waitFor(
-        async () => {
-          if (!(await rows.count())) await page.keyboard.press('Control+.');
-          return (await rows.allInnerTexts()).some((t) => t.includes(expected));
+        async () => (await page.locator('.statusbar').innerText()).includes(`Ln ${CODE_LINE}, Col ${col}`),
+        {
+          timeout: 10_000,
+          what: `the cursor at ${CODE_LINE}:${col}`,
         },
-        { timeout: 60_000, what: `the fix "${expected}"` },
       );
-      const titles = await rows.allInnerTexts();
-      await page.keyboard.press('Escape');
-      await rows.first().waitFor({ state: 'detached', timeout: 10_000 });
-      return titles.join(' | ');
+      const seen = [];
+      for (let attempt = 0; attempt < 5; attempt++) {
+        await page.keyboard.press('Control+.');
+        const shown = await rows
+          .first()
+          .waitFor({ timeout: 10_000 })
+          .then(
+            () => true,
+            () => false,
+          );
+        const titles = shown ? await rows.allInnerTexts() : [];
+        seen.push(titles.join(' | '));
+        if (shown) {
+          await page.keyboard.press('Escape');
+          await rows.first().waitFor({ state: 'detached', timeout: 10_000 });
+        }
+        if (titles.some((t) => t.includes(expected))) return titles.join(' | ');
+      }
+      throw new Error(`no fix "${expected}" at ${CODE_LINE}:${col}; menus seen: ${seen.join(' / ')}`);
     };
     const atKey = await fixesAt('nmae', 'Change to "name"');
     await screenshot(page, 'one-line-fixes');
