@@ -27,7 +27,16 @@ import {
 import { declarationError, SymbolFlag } from './symbolFlags';
 import { inFormatField, parserMessage } from './parserMessages';
 import { assignedSecret, keywordSecret, literalSecret } from './secretLiterals';
-import { children, Chunk, COMPREHENSIONS, describe, firstError, plainString, split } from './syntaxNodes';
+import {
+  children,
+  Chunk,
+  COMPREHENSIONS,
+  containsError,
+  describe,
+  firstError,
+  plainString,
+  split,
+} from './syntaxNodes';
 import { variablesUse } from './variableKeys';
 
 interface Scope {
@@ -411,14 +420,14 @@ export class ChunkAnalyzer {
         return;
       case 'AssignStatement':
         // A statement the grammar recovered from: its targets are guesses.
-        if (this.hasError(node)) this.walkChildren(node);
+        if (containsError(node)) this.walkChildren(node);
         else this.assign(node);
         return;
       case 'UpdateStatement': {
         const kids = children(node);
         const op = kids.findIndex((k) => k.name === 'UpdateOp');
         const targets = kids.slice(0, op).filter((k) => k.name !== '⚠');
-        if (targets.length === 1 && !this.hasError(targets[0])) {
+        if (targets.length === 1 && !containsError(targets[0])) {
           let t = targets[0];
           while (
             t.name === 'ParenthesizedExpression' &&
@@ -504,7 +513,7 @@ export class ChunkAnalyzer {
         for (const k of children(node)) this.statement(k);
         return;
       case 'MatchStatement':
-        if (!this.hasError(node))
+        if (!containsError(node))
           for (const e of matchErrors(node, this.chunk.src))
             if (e.stage === 'parser') this.syntaxError(e.from, e.to, e.message);
             else this.error(e.from, e.to, e.message);
@@ -551,18 +560,6 @@ export class ChunkAnalyzer {
 
   private walkChildren(node: SyntaxNode): void {
     for (let c = node.firstChild; c; c = c.nextSibling) this.expr(c);
-  }
-
-  private hasError(node: SyntaxNode): boolean {
-    if (node.type.isError) return true;
-    let found = false;
-    node.toTree().iterate({
-      enter: (n) => {
-        if (n.type.isError) found = true;
-        return !found;
-      },
-    });
-    return found;
   }
 
   private loopBodies(node: SyntaxNode): void {
@@ -650,7 +647,7 @@ export class ChunkAnalyzer {
 
   /** The forms of `try` CPython's parser refuses and the grammar lets through. */
   private tryForm(node: SyntaxNode, kids: SyntaxNode[], handlers: ExceptHandler[]): void {
-    if (!handlers.length && !kids.some((k) => k.name === 'finally') && !this.hasError(node)) {
+    if (!handlers.length && !kids.some((k) => k.name === 'finally') && !containsError(node)) {
       const at = this.nextToken(node.to);
       this.syntaxError(at, at + 1, "expected 'except' or 'finally' block");
     }

@@ -38,6 +38,27 @@ export function firstError(node: SyntaxNode): SyntaxNode | undefined {
   return undefined;
 }
 
+/**
+ * Whether `node` is or holds a grammar error (inside it only, unlike firstError, which also meets an
+ * error standing right at its end). Walks a cursor: `toTree()` would copy the node out of its buffer.
+ */
+export function containsError(node: SyntaxNode): boolean {
+  if (node.type.isError) return true;
+  const c = node.cursor();
+  let depth = 0;
+  for (;;) {
+    if (c.firstChild()) depth++;
+    else {
+      while (depth > 0 && !c.nextSibling()) {
+        c.parent();
+        depth--;
+      }
+      if (depth === 0) return false;
+    }
+    if (c.type.isError) return true;
+  }
+}
+
 /** Splits arguments at commas, except the commas of a comprehension's target list (`for k, v in`). */
 export function splitArgs(nodes: SyntaxNode[]): SyntaxNode[][] {
   const out: SyntaxNode[][] = [[]];
