@@ -4,6 +4,7 @@
 // check (moduleNames.ts), which spans chunks; what a function's scope alone decides (its unused locals
 // and imports) is decided here. Everything errs towards silence: a report must be one pyflakes makes.
 import type { SyntaxNode } from '@lezer/common';
+import { comprehensionClauses } from './statementForms';
 import { children } from './syntaxNodes';
 import type { ProblemOf } from './types';
 
@@ -632,27 +633,16 @@ class NameWalker {
 
   private comprehension(n: SyntaxNode, scope: Scope): void {
     const inner = this.newScope('comprehension', scope);
-    const cs = children(n);
+    const parts = children(n).filter((c) => !['(', ')', '[', ']', '{', '}'].includes(c.name));
+    const found = parts.findIndex((c) => c.name === 'for' || c.name === 'async');
+    const start = found < 0 ? parts.length : found;
     // The first iterable runs in the enclosing scope; targets bind in the comprehension's.
-    let firstFor = true;
-    const elements: SyntaxNode[] = [];
-    for (let i = 0; i < cs.length; i++) {
-      const c = cs[i];
-      if (c.name === 'for') {
-        const inAt = cs.findIndex((x, j) => j > i && x.name === 'in');
-        const targets = cs.slice(i + 1, inAt);
-        const iterable = cs[inAt + 1];
-        if (iterable) this.expr(iterable, firstFor ? scope : inner);
-        for (const t of targets) if (t.name !== ',') this.target(t, inner, 'other');
-        firstFor = false;
-        i = inAt + 1;
-      } else if (c.name === 'if') {
-        if (cs[i + 1]) this.expr(cs[++i], inner);
-      } else if (!['(', ')', '[', ']', '{', '}', ':', 'async', ',', '*', '**'].includes(c.name)) {
-        elements.push(c);
-      }
-    }
-    for (const e of elements) this.expr(e, inner);
+    comprehensionClauses(parts.slice(start)).forEach((clause, i) => {
+      for (const e of clause.iterable) this.expr(e, i === 0 ? scope : inner);
+      for (const t of clause.targets) if (t.name !== ',') this.target(t, inner, 'other');
+      for (const e of clause.conditions) this.expr(e, inner);
+    });
+    for (const e of parts.slice(0, start)) if (![':', ',', '*', '**'].includes(e.name)) this.expr(e, inner);
   }
 
   // --- resolution --------------------------------------------------------------------------------------
