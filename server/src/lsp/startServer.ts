@@ -344,7 +344,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
 
   /** A finished analysis into the kept ones (written after the current work, off its path). */
   function keep(model: ToolModel): void {
-    const python = !model.pythonSteps() && model.python;
+    const python = model.finishedPython;
     const cache = runtime.analysisCache;
     if (python && cache) setTimeout(() => cache.put(python.embedded.text, python.facts), 0);
   }

@@ -241,8 +241,7 @@ export class ModelCache {
   delete(uri: string): void {
     const model = this.models.get(uri);
     this.models.delete(uri);
-    // Only a finished analysis (`pythonSteps()` is then undefined and `python` does not compute).
-    if (model?.kind === 'smart' && !model.pythonSteps() && model.python) this.prepare(model);
+    if (model?.kind === 'smart' && model.finishedPython) this.prepare(model);
   }
 
   private take(key: string): ToolModel | undefined {

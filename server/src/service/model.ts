@@ -142,6 +142,11 @@ export class ToolModel {
     return this.pythonMemo ?? undefined;
   }
 
+  /** `python` when its analysis is finished (or adopted); undefined otherwise, never computing it. */
+  get finishedPython(): PythonModel | undefined {
+    return this.pythonSteps() ? undefined : (this.pythonMemo ?? undefined);
+  }
+
   /**
    * What is left of computing `python`, as resumable steps (see ../steps.ts); undefined once done.
    * The language server runs them in slices between requests; `python` finishes them at once, so
