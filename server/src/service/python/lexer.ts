@@ -533,6 +533,7 @@ class Lexer {
     let p = this.pos + qlen;
     const bodyStart = p;
     let bodyEnd = -1;
+    let firstEscape = -1;
     while (p < n) {
       const c = src.charCodeAt(p);
       if (c === q && (!triple || (src.charCodeAt(p + 1) === q && src.charCodeAt(p + 2) === q))) {
@@ -547,6 +548,7 @@ class Lexer {
           this.line++;
           continue;
         }
+        if (firstEscape < 0) firstEscape = p;
         p += p + 1 < n ? 2 : 1;
         continue;
       }
@@ -571,8 +573,8 @@ class Lexer {
         triple,
       );
     }
-    if (!raw && !fstr && !this.tokenizerOnly) {
-      for (let k = bodyStart; k < bodyEnd; k++) {
+    if (firstEscape >= 0 && !raw && !fstr && !this.tokenizerOnly) {
+      for (let k = firstEscape; k < bodyEnd; k++) {
         if (src.charCodeAt(k) !== C.Backslash) continue;
         const message = this.escape(k, bytes, bodyStart, bodyEnd);
         // Reported, as CPython does, at the end of the string (of all strings concatenated).
@@ -633,17 +635,23 @@ class Lexer {
   private escape(p: number, bytes: boolean, from: number, to: number): string | undefined {
     const src = this.src;
     const d = src[p + 1];
-    let at = 0;
-    for (const ch of src.slice(from, p)) at += ch.codePointAt(0)! > 127 ? 10 : 1;
-    const codec = (last: number, what: string) =>
-      `(unicode error) 'unicodeescape' codec can't decode bytes in position ${at}-${at + last}: ${what}`;
+    // Counted only for an error: every escape of a string comes here.
+    const position = () => {
+      let at = 0;
+      for (const ch of src.slice(from, p)) at += ch.codePointAt(0)! > 127 ? 10 : 1;
+      return at;
+    };
+    const codec = (last: number, what: string) => {
+      const at = position();
+      return `(unicode error) 'unicodeescape' codec can't decode bytes in position ${at}-${at + last}: ${what}`;
+    };
     const need = d === 'x' ? 2 : !bytes && d === 'u' ? 4 : !bytes && d === 'U' ? 8 : 0;
     if (need) {
       let k = 0;
       while (k < need && p + 2 + k < to && isHex(src.charCodeAt(p + 2 + k))) k++;
       if (k < need)
         return bytes
-          ? `(value error) invalid \\x escape at position ${at}`
+          ? `(value error) invalid \\x escape at position ${position()}`
           : codec(1 + k, `truncated \\${d}${'X'.repeat(need)} escape`);
       if (d === 'U' && parseInt(src.slice(p + 2, p + 10), 16) > 0x10ffff) return codec(9, 'illegal Unicode character');
     } else if (!bytes && d === 'N') {
