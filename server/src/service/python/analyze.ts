@@ -96,6 +96,8 @@ export class ChunkAnalyzer {
   private readonly declaring: Scope[] = [];
   /** Inside a comprehension's iterable expression (nested scopes included, as CPython's symtable). */
   private iterableDepth = 0;
+  /** The top-level statement being walked holds a grammar error (else none of its parts does). */
+  private inBroken = false;
   /** Walking a comprehension's `for` targets. */
   private iterationTarget = false;
   /** The target of `target = value` that CPython reports with "Maybe you meant '=='" (its start). */
@@ -139,6 +141,7 @@ export class ChunkAnalyzer {
     });
     for (const node of this.nodes) {
       const err = firstError(node);
+      this.inBroken = !!err;
       if (err) this.parseErrorAt(err);
       this.statement(node);
     }
@@ -420,14 +423,14 @@ export class ChunkAnalyzer {
         return;
       case 'AssignStatement':
         // A statement the grammar recovered from: its targets are guesses.
-        if (containsError(node)) this.walkChildren(node);
+        if (this.broken(node)) this.walkChildren(node);
         else this.assign(node);
         return;
       case 'UpdateStatement': {
         const kids = children(node);
         const op = kids.findIndex((k) => k.name === 'UpdateOp');
         const targets = kids.slice(0, op).filter((k) => k.name !== '⚠');
-        if (targets.length === 1 && !containsError(targets[0])) {
+        if (targets.length === 1 && !this.broken(targets[0])) {
           let t = targets[0];
           while (
             t.name === 'ParenthesizedExpression' &&
@@ -513,7 +516,7 @@ export class ChunkAnalyzer {
         for (const k of children(node)) this.statement(k);
         return;
       case 'MatchStatement':
-        if (!containsError(node))
+        if (!this.broken(node))
           for (const e of matchErrors(node, this.chunk.src))
             if (e.stage === 'parser') this.syntaxError(e.from, e.to, e.message);
             else this.error(e.from, e.to, e.message);
@@ -560,6 +563,11 @@ export class ChunkAnalyzer {
 
   private walkChildren(node: SyntaxNode): void {
     for (let c = node.firstChild; c; c = c.nextSibling) this.expr(c);
+  }
+
+  /** Whether `node` holds a grammar error: looked for only inside a top-level statement that has one. */
+  private broken(node: SyntaxNode): boolean {
+    return this.inBroken && containsError(node);
   }
 
   private loopBodies(node: SyntaxNode): void {
@@ -647,7 +655,7 @@ export class ChunkAnalyzer {
 
   /** The forms of `try` CPython's parser refuses and the grammar lets through. */
   private tryForm(node: SyntaxNode, kids: SyntaxNode[], handlers: ExceptHandler[]): void {
-    if (!handlers.length && !kids.some((k) => k.name === 'finally') && !containsError(node)) {
+    if (!handlers.length && !kids.some((k) => k.name === 'finally') && !this.broken(node)) {
       const at = this.nextToken(node.to);
       this.syntaxError(at, at + 1, "expected 'except' or 'finally' block");
     }
