@@ -2,15 +2,10 @@
 // standard-library names of 3.8–3.13 and import → distribution mapping.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  analyzePython,
-  checkRequirements,
-  distributionsFor,
-  isStdlib,
-  normalizeName,
-  parseRequirement,
-  parseRequirements,
-} from '../../server/src/service/python/index';
+import { distributionsFor, normalizeName } from '../../server/src/service/python/distributions';
+import { analyzePython } from '../../server/src/service/python/index';
+import { checkRequirements, parseRequirement, parseRequirements } from '../../server/src/service/python/requirements';
+import { isStdlib } from '../../server/src/service/python/stdlib';
 
 describe('PEP 508 parsing', () => {
   for (const [line, expected] of [

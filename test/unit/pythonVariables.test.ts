@@ -1,7 +1,8 @@
 // variables keys, dynamic use, unknown-variable-key, imports facts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { analyzePython, checkVariableKeys, variableKeyAt } from '../../server/src/service/python/index';
+import { analyzePython, variableKeyAt } from '../../server/src/service/python/index';
+import { checkVariableKeys } from '../../server/src/service/python/variableKeyCheck';
 
 function keys(src: string) {
   const f = analyzePython(src);

@@ -4,8 +4,10 @@
 //   const doc = new PythonDocument();          // one per open definition file; keeps the tree
 //   const facts = doc.update(toolCode);        // incremental re-parse + analysis
 //   facts.problems                             // python-syntax, missing-execute, execute-*, hardcoded-secret
-//   checkVariableKeys(facts, declaredNames)    // unknown-variable-key (+ did-you-mean data)
-//   checkRequirements(requirementsText, facts.imports)  // requirement rules, see requirements.ts
+//
+// The checks validation runs on facts, which need no parser, are modules of their own that the server
+// bundle holds (not this lazily loaded one): checkVariableKeys (variableKeyCheck.ts) and
+// checkRequirements (requirements.ts, with stdlib.ts and distributions.ts).
 //
 // The parser is lezer (a fork of @lezer/python's grammar, see grammar/python.grammar): synchronous,
 // no initialisation.
@@ -22,16 +24,6 @@ export type {
   PythonFacts,
 } from './types';
 export { PythonDocument, diffRange } from './document';
-export {
-  checkRequirements,
-  parseRequirements,
-  parseRequirement,
-  type Requirement,
-  type RequirementProblem,
-} from './requirements';
-export { isStdlib } from './stdlib';
-export { checkVariableKeys } from './variableKeyCheck';
-export { distributionsFor, normalizeName } from './distributions';
 export { redact } from './secrets';
 export { secretReferences, secretNames, type SecretRef } from './secretRefs';
 
