@@ -3,7 +3,7 @@
 // (≲ 1 ms) and the analysis of the edited top-level statement only.
 import { TreeFragment, type SyntaxNode, type Tree, type ChangedRange } from '@lezer/common';
 import { parser } from './grammar/parser';
-import { ChunkAnalyzer } from './analyze';
+import { analyzeChunk } from './analyze';
 import { declarationError } from './symbolFlags';
 import type { ChunkFacts, RelProblem } from './chunkFacts';
 import { lex } from './lexer';
@@ -182,7 +182,7 @@ export class PythonDocument {
           f = r.facts;
       }
       if (!f) {
-        f = new ChunkAnalyzer(src, ch.from, src.slice(ch.from, ch.to), ch.nodes).run();
+        f = analyzeChunk(src, ch.from, src.slice(ch.from, ch.to), ch.nodes);
         analysed++;
       }
       results.push({ from: ch.from, to: ch.to, facts: f, clean });

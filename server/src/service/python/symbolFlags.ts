@@ -1,5 +1,5 @@
 // How names occur in a scope, as CPython's symbol table records them for its checks of `global` and
-// `nonlocal` (analyze.ts per chunk, document.ts across the module's chunks).
+// `nonlocal` (chunk/symbolTable.ts per chunk, document.ts across the module's chunks).
 /**
  * How a name occurs in a scope, after CPython's symtable: only what its checks of `global` and
  * `nonlocal` statements read (an import binds a name but is no error before `global`).

@@ -26,6 +26,16 @@ export function children(node: SyntaxNode): SyntaxNode[] {
   return out;
 }
 
+/** The first child of `node` named `name` (a cursor: no node is made for the others). */
+export function child(node: SyntaxNode, name: string): SyntaxNode | undefined {
+  const c = node.cursor();
+  if (c.firstChild())
+    do {
+      if (c.name === name) return c.node;
+    } while (c.nextSibling());
+  return undefined;
+}
+
 /** The first error node inside `node` (document order), if any. */
 export function firstError(node: SyntaxNode): SyntaxNode | undefined {
   if (node.type.isError) return node;
