@@ -46,6 +46,7 @@ const extensionIsDevBuild = readFileSync(join(root, 'dist/extension.js'), 'utf8'
 
 const { generateFixtures, runServiceBench } = require(join(root, 'out/bench/service.bench.js'));
 const { runLspBench } = require(join(root, 'out/bench/lsp.bench.js'));
+const { runPythonBench, ESCAPES } = require(join(root, 'out/bench/python.bench.js'));
 
 log('Generating fixtures…');
 const files = generateFixtures();
@@ -53,6 +54,9 @@ for (const f of files) log(`  ${f.id}: ${kb(Buffer.byteLength(f.text))}`);
 
 log('In-process validation…');
 const service = await runServiceBench(files, root, log);
+globalThis.gc?.();
+log('Embedded-Python analysis in-process…');
+const python = await runPythonBench(files);
 globalThis.gc?.();
 log('Language server over stdio…');
 const lsp = await runLspBench(files, root, log);
@@ -151,6 +155,23 @@ for (const o of lsp.didOpen) {
       completeTarget(o.file),
     );
 }
+check(
+  'python',
+  `large-smart tool_code (${python.largeSmartChars.toLocaleString('en')} characters): whole analysis in-process (median)`,
+  python.largeSmart.wall.median,
+  'ms',
+  undefined,
+  `p90 ${ms(python.largeSmart.wall.p90)}, min ${ms(python.largeSmart.wall.min)}`,
+);
+// Linear in a string's escapes: a quadratic took 3.2 s here.
+check(
+  'python',
+  `a string of ${ESCAPES.toLocaleString('en')} escapes: whole analysis in-process (median)`,
+  python.escapes.wall.median,
+  'ms',
+  { max: 100 },
+  `p90 ${ms(python.escapes.wall.p90)}`,
+);
 check(
   'open',
   'Python warm-up at start-up (workspace with smart tools; wall time, in slices)',
