@@ -1,6 +1,7 @@
 // The contract between the chunk walk (walker.ts) and the concerns it serves: what a visitor may
 // handle, and the dispatch of nodes to handlers (worked out once per list of visitors).
-import type { NodeType, SyntaxNode } from '@lezer/common';
+import type { SyntaxNode } from '@lezer/common';
+import { parser } from '../grammar/parser';
 import type { ArgumentCheck } from '../arguments';
 import type { ParameterCheck } from '../parameters';
 import type { SymbolFlag } from '../symbolFlags';
@@ -44,36 +45,28 @@ export interface Visitor<S> {
 export type AnyVisitor = Omit<Visitor<never>, 'start'> & { start(walk: ChunkWalk): unknown };
 
 /** A node handler, and which visitor's record it takes. */
-interface Handler {
+export interface Handler {
   readonly visitor: number;
   readonly handle: (record: never, node: SyntaxNode) => void;
 }
 
-/** Which handlers take which node: worked out once per list of visitors, then kept by node type. */
-export class Dispatch {
-  private readonly byName = { enter: new Map<string, Handler[]>(), leave: new Map<string, Handler[]>() };
-  /** By node type id, filled as types are met (null: no visitor handles it). */
-  private readonly byType: Record<'enter' | 'leave', (Handler[] | null)[]> = { enter: [], leave: [] };
+/** Each node type's handlers (by type id; null: none), worked out once per list of visitors. */
+export interface Dispatch {
+  readonly enter: readonly (readonly Handler[] | null)[];
+  readonly leave: readonly (readonly Handler[] | null)[];
+}
 
-  constructor(visitors: readonly AnyVisitor[]) {
-    visitors.forEach((v, visitor) => {
-      for (const when of ['enter', 'leave'] as const) {
-        const handlers = v[when] ?? {};
-        for (const name in handlers) {
-          const list = this.byName[when].get(name) ?? [];
-          list.push({ visitor, handle: handlers[name] });
-          this.byName[when].set(name, list);
-        }
-      }
+function tables(visitors: readonly AnyVisitor[]): Dispatch {
+  const table = (when: 'enter' | 'leave') =>
+    parser.nodeSet.types.map((type) => {
+      const handlers: Handler[] = [];
+      visitors.forEach((v, visitor) => {
+        const handle = v[when]?.[type.name];
+        if (handle) handlers.push({ visitor, handle });
+      });
+      return handlers.length ? handlers : null;
     });
-  }
-
-  /** The `when` handlers of nodes of `type`, or null. */
-  of(when: 'enter' | 'leave', type: NodeType): Handler[] | null {
-    const known = this.byType[when][type.id];
-    if (known !== undefined) return known;
-    return (this.byType[when][type.id] = this.byName[when].get(type.name) ?? null);
-  }
+  return { enter: table('enter'), leave: table('leave') };
 }
 
 const DISPATCH = new WeakMap<readonly AnyVisitor[], Dispatch>();
@@ -81,6 +74,6 @@ const DISPATCH = new WeakMap<readonly AnyVisitor[], Dispatch>();
 /** The dispatch of `visitors` (the same list: the same dispatch). */
 export function dispatchOf(visitors: readonly AnyVisitor[]): Dispatch {
   let dispatch = DISPATCH.get(visitors);
-  if (!dispatch) DISPATCH.set(visitors, (dispatch = new Dispatch(visitors)));
+  if (!dispatch) DISPATCH.set(visitors, (dispatch = tables(visitors)));
   return dispatch;
 }

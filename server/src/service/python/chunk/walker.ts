@@ -10,7 +10,7 @@ import { SymbolFlag } from '../symbolFlags';
 import { children, Chunk, COMPREHENSIONS, containsError, firstError, split } from '../syntaxNodes';
 import type { Scope } from './scope';
 import { SyntaxProblems } from './syntaxProblems';
-import { dispatchOf, type AnyVisitor, type BindHow, type Dispatch, type TargetContext } from './visitor';
+import { dispatchOf, type AnyVisitor, type BindHow, type Dispatch, type Handler, type TargetContext } from './visitor';
 
 /** An assignment statement taken apart: its target groups (`a = b = value`) and its value. */
 export interface Assignment {
@@ -133,7 +133,7 @@ export class ChunkWalk {
   private statement(node: SyntaxNode): void {
     if (node.type.isError) return this.recovered(node);
     if (node.name === 'Body') return this.body(node);
-    this.emit('enter', node);
+    this.emit(this.dispatch.enter[node.type.id], node);
     switch (node.name) {
       case 'FunctionDefinition':
         this.functionDef(node);
@@ -202,7 +202,7 @@ export class ChunkWalk {
       default:
         this.walkChildren(node);
     }
-    this.emit('leave', node);
+    this.emit(this.dispatch.leave[node.type.id], node);
   }
 
   /** A compound statement's part: a body or a clause as a statement, the rest as an expression. */
@@ -212,9 +212,9 @@ export class ChunkWalk {
   }
 
   private body(node: SyntaxNode): void {
-    this.emit('enter', node);
+    this.emit(this.dispatch.enter[node.type.id], node);
     for (let c = node.firstChild; c; c = c.nextSibling) this.statement(c);
-    this.emit('leave', node);
+    this.emit(this.dispatch.leave[node.type.id], node);
   }
 
   private functionDef(node: SyntaxNode): void {
@@ -322,7 +322,7 @@ export class ChunkWalk {
 
   private expr(node: SyntaxNode): void {
     if (node.type.isError) return this.recovered(node);
-    this.emit('enter', node);
+    this.emit(this.dispatch.enter[node.type.id], node);
     switch (node.name) {
       case 'VariableName':
       case 'String':
@@ -378,7 +378,7 @@ export class ChunkWalk {
       default:
         this.walkChildren(node);
     }
-    this.emit('leave', node);
+    this.emit(this.dispatch.leave[node.type.id], node);
   }
 
   private walkChildren(node: SyntaxNode): void {
@@ -462,8 +462,7 @@ export class ChunkWalk {
     for (let i = 0; i < this.visitors.length; i++) this.visitors[i].leaveScope?.(this.records[i], scope);
   }
 
-  private emit(when: 'enter' | 'leave', node: SyntaxNode): void {
-    const handlers = this.dispatch.of(when, node.type);
+  private emit(handlers: readonly Handler[] | null, node: SyntaxNode): void {
     if (handlers) for (const h of handlers) h.handle(this.records[h.visitor], node);
   }
 }
