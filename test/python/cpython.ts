@@ -60,9 +60,10 @@ export class CPython {
     });
   }
 
+  /** Stops the worker, also with requests pending (a failed test leaves some: they must not keep node alive). */
   close(): void {
-    this.proc.stdin.end();
     this.lines.close();
+    this.proc.kill();
   }
 }
 

@@ -7,6 +7,7 @@ import { compilerChecks } from '../../server/src/service/python/chunk/compilerCh
 import { executeFacts } from '../../server/src/service/python/chunk/executeFacts';
 import { futureImports } from '../../server/src/service/python/chunk/futureImports';
 import { importFacts } from '../../server/src/service/python/chunk/importFacts';
+import { nameBindings } from '../../server/src/service/python/chunk/nameBindings';
 import { secretFacts } from '../../server/src/service/python/chunk/secretFacts';
 import { symbolTable } from '../../server/src/service/python/chunk/symbolTable';
 import { syntaxForms } from '../../server/src/service/python/chunk/syntaxForms';
@@ -189,5 +190,32 @@ describe('visitors on their own', () => {
       literals,
     );
     assert.deepEqual(walk('api_key = "<API_KEY>"\n', secretFacts).secrets, []);
+  });
+
+  it('nameBindings: what each scope binds and reads, resolved; a function decides its own unused names', () => {
+    const code =
+      'import os\nimport sys as system\ndef f(a):\n    import json\n    x = 1\n    b, c = a\n    return os.path, b\nprint(y)\n';
+    const names = walk(code, nameBindings).names!;
+    assert.deepEqual(
+      names.bound.map((b) => `${b.name}${b.import ? ' (import)' : ''}`),
+      ['os (import)', 'system (import)', 'f'],
+    );
+    assert.deepEqual(
+      names.imports.map((i) => i.display),
+      ['os', 'sys as system'],
+    );
+    assert.deepEqual(
+      names.unusedImports.map((i) => i.display),
+      ['json'],
+    );
+    assert.deepEqual(
+      names.unusedLocals.map((l) => code.slice(l.start, l.end)),
+      ['x'],
+    );
+    // Reads no function scope binds: the module's check decides them.
+    assert.deepEqual(
+      names.reads.map((r) => `${r.name}${r.deferred ? ' (deferred)' : ''}`),
+      ['print', 'y', 'os (deferred)'],
+    );
   });
 });

@@ -1,6 +1,6 @@
 // Analysis of one top-level chunk of a Python module: the syntax errors CPython 3.11 would raise that
 // the grammar tolerates (its parser's, symbol table's and compiler's checks), and the facts the
-// tool_code rules need (execute, variables keys, imports, functions, secrets). One walk of the chunk
+// tool_code rules need (execute, variables keys, imports, functions, secrets, names). One walk of the chunk
 // (chunk/walker.ts) with one visitor per concern. Everything found is relative to the chunk start, so
 // a chunk's result can be reused while its text is unchanged (see document.ts).
 import type { SyntaxNode } from '@lezer/common';
@@ -9,6 +9,7 @@ import { compilerChecks } from './chunk/compilerChecks';
 import { executeFacts } from './chunk/executeFacts';
 import { futureImports } from './chunk/futureImports';
 import { importFacts } from './chunk/importFacts';
+import { nameBindings } from './chunk/nameBindings';
 import { secretFacts } from './chunk/secretFacts';
 import { symbolTable } from './chunk/symbolTable';
 import { syntaxForms } from './chunk/syntaxForms';
@@ -26,6 +27,7 @@ export const CHUNK_VISITORS: readonly AnyVisitor[] = [
   importFacts,
   variableFacts,
   secretFacts,
+  nameBindings,
 ];
 
 /**

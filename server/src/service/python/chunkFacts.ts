@@ -46,6 +46,6 @@ export interface ChunkFacts {
    */
   moduleNames?: Map<string, number>;
   moduleGlobals?: { name: string; start: number; end: number; before: number }[];
-  /** The chunk's names (names.ts), computed once the module compiles, and kept with the chunk. */
+  /** The chunk's names as pyflakes reads them (chunk/nameBindings.ts), for the module's check. */
   names?: ChunkNames;
 }

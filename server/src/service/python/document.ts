@@ -8,7 +8,6 @@ import { declarationError } from './symbolFlags';
 import type { ChunkFacts, RelProblem } from './chunkFacts';
 import { lex } from './lexer';
 import { checkModuleNames } from './moduleNames';
-import { chunkNames, type ChunkNames } from './names';
 import type { PyProblem, PythonFacts, FunctionInfo } from './types';
 import { finish, type Steps } from '../steps';
 
@@ -313,14 +312,7 @@ export class PythonDocument {
     }
     if (!problems.some((p) => p.code === 'python-syntax')) {
       // Names as pyflakes checks them, once the module compiles (a broken module's names would mislead).
-      const named: { base: number; names: ChunkNames }[] = [];
-      for (const [i, r] of results.entries()) {
-        if (!r.facts.names) {
-          r.facts.names = chunkNames(src, r.from, chunks[i].nodes);
-          yield;
-        }
-        named.push({ base: r.from, names: r.facts.names });
-      }
+      const named = results.flatMap((r) => (r.facts.names ? [{ base: r.from, names: r.facts.names }] : []));
       problems.push(...checkModuleNames(named));
     }
     problems.sort((a, b) => a.start - b.start || a.end - b.end);
