@@ -319,8 +319,22 @@ export async function quickOpen(page, name) {
  * like a person would: F1, the title, and Enter once the matching row is focused.
  */
 export async function runFromPalette(page, title) {
-  await openPalette(page, title);
-  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: 30_000 });
+  const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title });
+  await waitFor(
+    async () => {
+      await openPalette(page, title);
+      const shown = await row.waitFor({ timeout: 3000 }).then(
+        () => true,
+        () => false,
+      );
+      if (shown) return true;
+      // A command whose `when` clause holds only once the workbench is ready: the list does not
+      // refresh while open, so ask again.
+      await page.keyboard.press('Escape');
+      return false;
+    },
+    { timeout: 30_000, what: `"${title}" in the Command Palette` },
+  );
   await page.keyboard.press('Enter');
 }
 
@@ -409,10 +423,10 @@ export const VSIX = resolve(process.env.TOOLDEF_VSIX ?? 'dist/tooldef.vsix');
 /**
  * Registers a suite's prerequisites test (the packaged extension, code-server installed: minutes on
  * a fresh machine, so a test of its own — node:test counts `before` hooks against the first test's
- * timeout) and returns `workbenchTest(name, { files, trust, settings, env, extensionTests }, body)`.
- * Each workbench test writes `files` into a fresh workspace folder, starts code-server with the
- * packaged extension (or, with `extensionTests`, with this repository as the extension under
- * development, see openWorkbench), opens the workbench and runs `body({ page, folder, exitCode, t,
+ * timeout) and returns `workbenchTest(name, { files, trust, settings, env, extensionTests, installed },
+ * body)`. Each workbench test writes `files` into a fresh workspace folder, starts code-server with the
+ * packaged extension (none with `installed: false`; or, with `extensionTests`, with this repository as
+ * the extension under development, see openWorkbench), opens the workbench and runs `body({ page, folder, exitCode, t,
  * userData, serverLog })` (code-server's user data folder, with its logs, and its own output);
  * on failure it keeps a screenshot, and it always stops everything it started.
  */
@@ -425,7 +439,7 @@ export function e2eSuite(prefix) {
     );
     entry = await ensureCodeServer({ signal: t.signal });
   });
-  return (name, { files, trust = false, settings = {}, env = {}, extensionTests }, body) =>
+  return (name, { files, trust = false, settings = {}, env = {}, extensionTests, installed = true }, body) =>
     test(name, { timeout: 4 * 60_000 }, async (t) => {
       if (!entry) return t.skip('prerequisites failed');
       const folder = await makeTempDir(`e2e-${prefix}-`);
@@ -438,7 +452,7 @@ export function e2eSuite(prefix) {
           );
         }
         server = await startCodeServer({
-          vsix: extensionTests ? undefined : VSIX,
+          vsix: extensionTests || !installed ? undefined : VSIX,
           folder,
           entry,
           trust,

@@ -15,8 +15,12 @@ import {
 import { DocumentQueries } from '../documentQueries';
 import { registerStatusBar } from '../statusBar';
 
-/** The web worker global the browser extension host provides (the client compiles without the DOM lib). */
-declare const Worker: new (url: string) => ConstructorParameters<typeof LanguageClient>[3];
+/**
+ * The web worker global the browser extension host provides (the client compiles without the DOM lib,
+ * so the client library's `Worker` parameter is untyped here: the code-server test of the web
+ * extension checks the call).
+ */
+declare const Worker: new (url: string) => { postMessage(message: unknown): void; terminate(): void };
 
 let client: LanguageClient | undefined;
 
@@ -46,11 +50,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     outputChannel: log,
     traceOutputChannel: log,
   };
+  // vscode-languageclient 10+: the server (its worker) before the client's options.
   client = new LanguageClient(
     'tooldef',
     'Tool Definition Language Server',
-    clientOptions,
     new Worker(serverMain.toString(true)),
+    clientOptions,
   );
   const started = client.start().then(
     () => client,
