@@ -96,6 +96,8 @@ const INVALID: [string, number, string][] = [
   ['x: int = 1\nglobal x\n', 2, "annotated name 'x' can't be global"],
   ['class C:\n    pass\nglobal C\n', 3, "name 'C' is assigned to before global declaration"],
   ['x = 1; global x\n', 1, "name 'x' is assigned to before global declaration"],
+  // `:=` as a call's argument binds as it does anywhere.
+  ['def g():\n    f(x := 1)\n    global x\n', 3, "name 'x' is assigned to before global declaration"],
   [
     'counter = 0\ndef f():\n    counter += 1\n    global counter\n',
     4,
@@ -178,6 +180,7 @@ const INVALID: [string, number, string][] = [
   ],
   // `__debug__` is a constant.
   ['__debug__ = 1\n', 1, 'cannot assign to __debug__'],
+  ['f(__debug__ := 1)\n', 1, 'cannot assign to __debug__'],
   ['del __debug__\n', 1, 'cannot delete __debug__'],
   ['obj.__debug__ = 1\n', 1, 'cannot assign to __debug__'],
   ['def f(*, __debug__):\n    pass\n', 1, 'cannot assign to __debug__'],

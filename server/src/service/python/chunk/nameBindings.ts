@@ -59,13 +59,7 @@ export const nameBindings: Visitor<Names> = {
     if (flag & SymbolFlag.Import || how === 'del' || s.bound.has(name.from)) return;
     const parent = name.parent!;
     if (updates(name)) read(s, name); // `x += 1` reads x first
-    bindName(s, name, scope, assignsOneName(parent) ? 'assign' : 'other');
-  },
-  arguments(s, check) {
-    // `f(x := 1)`: x is bound in the scope around any comprehension.
-    for (const seg of check.segments)
-      if (seg[0]?.name === 'VariableName' && seg[1]?.name === 'AssignOp' && s.walk.chunk.text(seg[1]) === ':=')
-        bindName(s, seg[0], s.walk.scopes.filter((x) => x.kind !== 'comprehension').pop()!, 'assign');
+    bindName(s, name, scope, assignsOneName(name, parent) ? 'assign' : 'other');
   },
   enter: {
     VariableName(s, node) {
@@ -125,8 +119,9 @@ export const nameBindings: Visitor<Names> = {
 };
 
 /** `name = …` (not unpacked, not annotated alone) and `name := …`: what unused-local may report. */
-function assignsOneName(parent: SyntaxNode): boolean {
+function assignsOneName(name: SyntaxNode, parent: SyntaxNode): boolean {
   if (parent.name === 'NamedExpression') return true;
+  if (parent.name === 'ArgList') return name.nextSibling?.name === 'AssignOp'; // `f(x := 1)`
   if (parent.name !== 'AssignStatement') return false;
   const kids = children(parent);
   let last = -1;

@@ -362,10 +362,8 @@ export class ChunkWalk {
         this.args(node);
         break;
       case 'NamedExpression': {
-        // An assignment expression in a comprehension binds in the scope around it.
         const t = node.firstChild;
-        if (t?.name === 'VariableName')
-          this.bind(t, SymbolFlag.Local, this.scopeStack.filter((s) => s.kind !== 'comprehension').pop());
+        if (t?.name === 'VariableName') this.bind(t, SymbolFlag.Local, this.walrusScope());
         this.walkChildren(node);
         break;
       }
@@ -416,9 +414,10 @@ export class ChunkWalk {
     for (const seg of check.segments) {
       if (seg.some((n) => n.name === 'for')) this.comprehension(seg, 'generator expression', seg[0]);
       else {
-        // Keyword names are not expressions; walk values only.
-        const start = seg.length >= 3 && seg[1].name === 'AssignOp' && seg[0].name === 'VariableName' ? 2 : 0;
-        for (const n of seg.slice(start)) this.expr(n);
+        // Keyword names are not expressions; walk values only. `f(x := 1)` binds x as `:=` does anywhere.
+        const named = seg.length >= 3 && seg[1].name === 'AssignOp' && seg[0].name === 'VariableName';
+        if (named && this.chunk.text(seg[1]) === ':=') this.bind(seg[0], SymbolFlag.Local, this.walrusScope());
+        for (const n of seg.slice(named ? 2 : 0)) this.expr(n);
       }
     }
   }
@@ -446,6 +445,11 @@ export class ChunkWalk {
       });
       for (const p of parts.slice(0, start)) this.expr(p);
     });
+  }
+
+  /** Where `:=` binds: in the scope around any comprehensions. */
+  private walrusScope(): Scope {
+    return this.scopeStack.filter((s) => s.kind !== 'comprehension').pop()!;
   }
 
   private iterable(nodes: SyntaxNode[]): void {
