@@ -24,7 +24,7 @@ import { DocumentQueries } from './documentQueries';
 import { TestExplorer } from './tests/explorer';
 import { CheckTaskProvider, TASK_TYPE } from './checkTask';
 import { registerTracebackLinks } from './run/tracebackLinks';
-import { serverEnvironment } from './serverEnvironment';
+import { SERVER_NODE_ARGS, serverEnvironment } from './serverEnvironment';
 
 let client: LanguageClient | undefined;
 /** Each problem shown once: the definition's or its open view's (see embedded/problemsOnce.ts). */
@@ -88,8 +88,12 @@ function createClient(context: vscode.ExtensionContext, log: vscode.LogOutputCha
   const module = context.asAbsolutePath(path.join('dist', 'server.js'));
   const env = serverEnvironment(context.globalStorageUri.fsPath);
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc, options: { env } },
-    debug: { module, transport: TransportKind.ipc, options: { env, execArgv: ['--nolazy', '--inspect=6009'] } },
+    run: { module, transport: TransportKind.ipc, options: { env, execArgv: [...SERVER_NODE_ARGS] } },
+    debug: {
+      module,
+      transport: TransportKind.ipc,
+      options: { env, execArgv: [...SERVER_NODE_ARGS, '--nolazy', '--inspect=6009'] },
+    },
   };
   const clientOptions: LanguageClientOptions = {
     // secretStorage: this client runs tooldef.storeSecret, so the server offers Move to secret.

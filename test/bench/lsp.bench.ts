@@ -28,7 +28,7 @@ import type { ToolDiagnosticsParams } from '../../server/src/protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { BenchFile } from './fixtures';
 import { sleep, stats, type Stats } from './stats';
-import { ALLOCATOR_ENV } from '../../client/src/serverEnvironment';
+import { ALLOCATOR_ENV, SERVER_NODE_ARGS } from '../../client/src/serverEnvironment';
 
 const CAPABILITIES: ClientCapabilities = {
   textDocument: {
@@ -104,7 +104,11 @@ class Server {
     codeCache: string | null = CODE_CACHE,
     analysisCache?: string,
   ): Promise<{ server: Server; initializeMs: number }> {
-    const hook = gcHook ? ['--expose-gc', '-r', join(root, 'test/bench/gc-preload.cjs')] : [];
+    // As the extension starts it (client/src/serverEnvironment.ts).
+    const hook = [
+      ...SERVER_NODE_ARGS,
+      ...(gcHook ? ['--expose-gc', '-r', join(root, 'test/bench/gc-preload.cjs')] : []),
+    ];
     // e.g. TOOLDEF_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=out/bench/prof" to profile the servers.
     hook.push(...(process.env.TOOLDEF_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean));
     const t0 = performance.now();
