@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
+import { llmTool } from '../../out/test/fixtures.js';
 import {
   REPO,
   e2eSuite,
@@ -42,23 +43,9 @@ async function serveExtension() {
   return { port: server.address().port, close: () => server.close() };
 }
 
-const BROKEN_LLM = {
-  version: '1.0',
-  model_prompt: 'Summarise {{text}} in {{langauge}}.',
-  metadata: {
-    prompt_name: 'Summariser',
-    description: 'Summarises text',
-    model_version: ['gpt-4'],
-    creator: { name: 'Ann', email: '<EMAIL>', organization: 'Acme' },
-    parameters: { temperature: 0.2 },
-    variables: [
-      { name: 'text', type: 'text', description: 'Text', default: '' },
-      { name: 'language', type: 'text', description: 'Language', default: 'English' },
-    ],
-    expected_output: { type: 'text' },
-    timestamp: '2026-01-01T00:00:00Z',
-  },
-};
+// A placeholder naming no variable: an error on line 3, at the placeholder.
+const BROKEN_LLM = llmTool({ prompt: 'Summarise {{text}} in {{target langauge}}.' });
+const COLUMN = BROKEN_LLM.split('\n')[2].indexOf('{{target langauge}}') + 1;
 
 const workbenchTest = e2eSuite('web');
 
@@ -90,10 +77,10 @@ workbenchTest(
       });
       await screenshot(page, 'web-02-problems');
       assert.ok(
-        problems.some((p) =>
-          /No variable is named "langauge"\. Did you mean "language"\?.* tooldef unknown-placeholder \[Ln 3, Col 42\]/.test(
-            p.text,
-          ),
+        problems.some(
+          (p) =>
+            p.text.startsWith('No variable is named "target langauge". Did you mean "target language"?') &&
+            p.text.endsWith(`tooldef unknown-placeholder [Ln 3, Col ${COLUMN}]`),
         ),
         JSON.stringify(problems),
       );
