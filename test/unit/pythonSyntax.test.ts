@@ -181,6 +181,7 @@ const INVALID: [string, number, string][] = [
   // `__debug__` is a constant.
   ['__debug__ = 1\n', 1, 'cannot assign to __debug__'],
   ['f(__debug__ := 1)\n', 1, 'cannot assign to __debug__'],
+  ['[y for y in f(1, x := 2)]\n', 1, 'assignment expression cannot be used in a comprehension iterable expression'],
   ['del __debug__\n', 1, 'cannot delete __debug__'],
   ['obj.__debug__ = 1\n', 1, 'cannot assign to __debug__'],
   ['def f(*, __debug__):\n    pass\n', 1, 'cannot assign to __debug__'],

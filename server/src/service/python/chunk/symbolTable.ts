@@ -49,6 +49,14 @@ export const symbolTable: Visitor<Symbols> = {
   },
   bind(s, name, flag, scope, how) {
     if (how === 'iteration') iterationVariable(s, name);
+    // `f(x := 1)`: the grammar makes it keyword-like, not a NamedExpression.
+    const value = name.parent?.name === 'ArgList' ? name.nextSibling?.nextSibling : undefined;
+    if (value && s.walk.inIterable)
+      refuse(
+        s,
+        { from: name.from, to: value.to },
+        'assignment expression cannot be used in a comprehension iterable expression',
+      );
     if (!tracking(s, scope)) return;
     const text = s.walk.chunk.text(name);
     // `name: type` after `global`/`nonlocal` (at module level an annotation after `global` is allowed).
