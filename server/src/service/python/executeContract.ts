@@ -2,7 +2,7 @@
 // that returns a `str` on every path (as far as a simple analysis of its body sees).
 import type { SyntaxNode } from '@lezer/common';
 import type { RelExecute, RelProblem } from './chunkFacts';
-import { children, type Chunk } from './syntaxNodes';
+import { children, unparenthesized, type Chunk } from './syntaxNodes';
 
 export interface ParamInfo {
   name: string;
@@ -87,8 +87,7 @@ function returns(chunk: Chunk, node: SyntaxNode, problems: RelProblem[]): void {
       if (!kids.length) what = "a bare 'return' returns 'None'";
       else if (kids.some((k) => k.name === ',')) what = 'it returns a tuple';
       else {
-        let v = kids[0];
-        while (v.name === 'ParenthesizedExpression' && v.firstChild?.nextSibling) v = v.firstChild.nextSibling;
+        const v = unparenthesized(kids[0]);
         const kinds: Record<string, string> = {
           Number: 'a number',
           None: "'None'",

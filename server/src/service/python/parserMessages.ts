@@ -2,7 +2,7 @@
 // `invalid_*` rules), read off the error-tolerant tree around a grammar error: what the author most
 // likely meant, said as CPython says it, where CPython puts it.
 import type { SyntaxNode } from '@lezer/common';
-import { describe, isOperand } from './syntaxNodes';
+import { describe, isOperand, unparenthesized } from './syntaxNodes';
 
 export interface ParserMessage {
   from: number;
@@ -81,11 +81,7 @@ export function parserMessage(error: SyntaxNode, src: string): ParserMessage | u
     let start = prev;
     while (start?.prevSibling && start.prevSibling.name !== ',' && start.prevSibling.name !== '(')
       start = start.prevSibling;
-    if (start) {
-      while (start.name === 'ParenthesizedExpression' && start.firstChild?.nextSibling)
-        start = start.firstChild.nextSibling;
-      return span(start, 'expression cannot contain assignment, perhaps you meant "=="?');
-    }
+    if (start) return span(unparenthesized(start), 'expression cannot contain assignment, perhaps you meant "=="?');
   }
 
   if (parent?.name === 'DictionaryExpression' && prev?.name === ':' && src[at] === '*')

@@ -2,7 +2,7 @@
 // except handlers, comprehension clauses, the names an import binds, a mistyped comparison; and the
 // constants of those checks.
 import type { SyntaxNode } from '@lezer/common';
-import { isOperand, split } from './syntaxNodes';
+import { isOperand, split, unparenthesized } from './syntaxNodes';
 
 export const FUTURE_FEATURES = new Set([
   'nested_scopes',
@@ -27,13 +27,11 @@ export const BLOCK_HEADER =
  * constant. Returns the start of the target CPython names, or -1.
  */
 export function comparisonLike(targets: SyntaxNode[], value: SyntaxNode[]): number {
-  let t = targets[targets.length - 1];
+  const t = targets[targets.length - 1];
   if (!t || value.length !== 1 || !isOperand(value[0], true)) return -1;
   if (['TupleExpression', 'ArrayExpression', 'ComprehensionExpression', 'None', 'Boolean'].includes(t.name)) return -1;
   if (!isOperand(t, false)) return -1;
-  while (t.name === 'ParenthesizedExpression' && t.firstChild?.nextSibling && t.firstChild.nextSibling.name !== ')')
-    t = t.firstChild.nextSibling;
-  return t.from;
+  return unparenthesized(t).from;
 }
 
 /** CPython's words for a yield expression as a target (its parser tells the bare one apart). */

@@ -123,6 +123,17 @@ export const COMPREHENSIONS: Record<string, string> = {
   ComprehensionExpression: 'generator expression',
 };
 
+/** The expression inside any parentheses around `node` (`((x))` gives `x`). */
+export function unparenthesized(node: SyntaxNode): SyntaxNode {
+  let n = node;
+  while (n.name === 'ParenthesizedExpression') {
+    const inner = n.firstChild?.nextSibling;
+    if (!inner || inner.name === ')') break;
+    n = inner;
+  }
+  return n;
+}
+
 /** What CPython calls an expression that cannot be a target. */
 export function describe(node: SyntaxNode, src: string): string {
   switch (node.name) {

@@ -158,12 +158,12 @@ function loopExit(walk: ChunkWalk, node: SyntaxNode, outside: string): void {
 function enterBody({ walk, saved }: Compiler, body: SyntaxNode): void {
   const statement = body.parent!;
   const depth = frameBlocks(body, statement);
-  saved.push(depth ? { ...walk.scope } : undefined);
-  if (!depth) return;
   const scope = walk.scope;
-  const { blocks = 0, starDepth = 0 } = scope;
-  scope.blocks = blocks + depth;
-  if (scope.blocks > MAX_BLOCKS && blocks <= MAX_BLOCKS)
+  const { loop, blocks, starDepth, starInnermost } = scope;
+  saved.push(depth ? { loop, blocks, starDepth, starInnermost } : undefined);
+  if (!depth) return;
+  scope.blocks = (blocks ?? 0) + depth;
+  if (scope.blocks > MAX_BLOCKS && (blocks ?? 0) <= MAX_BLOCKS)
     refuse(
       walk,
       { from: statement.from, to: child(statement, 'Body')?.from ?? statement.to },
@@ -174,7 +174,7 @@ function enterBody({ walk, saved }: Compiler, body: SyntaxNode): void {
     scope.starInnermost = false;
   } else if (statement.name === 'TryStatement' && isStarHandler(body)) {
     scope.starInnermost = true;
-    scope.starDepth = starDepth + 1;
+    scope.starDepth = (starDepth ?? 0) + 1;
   }
 }
 

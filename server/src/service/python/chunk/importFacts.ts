@@ -9,35 +9,17 @@ import type { ChunkWalk } from './walker';
 
 const CATCHES_IMPORT_ERROR = /\b(ImportError|ModuleNotFoundError|Exception|BaseException)\b/;
 
-interface Imports {
-  readonly walk: ChunkWalk;
-  /** For each open Body: whether it is a guarding `try` body. */
-  readonly open: boolean[];
-  guards: number;
-}
-
-export const importFacts: Visitor<Imports> = {
-  start: (walk) => ({ walk, open: [], guards: 0 }),
+export const importFacts: Visitor<ChunkWalk> = {
+  start: (walk) => walk,
   enter: {
-    Body(s, body) {
-      const guard = guarding(s.walk, body);
-      s.open.push(guard);
-      if (guard) s.guards++;
-    },
-    ImportStatement(s, node) {
-      s.walk.facts.imports.push(...importedModules(s.walk.chunk, s.walk.children(node), s.guards > 0));
-    },
-  },
-  leave: {
-    Body(s) {
-      if (s.open.pop()) s.guards--;
+    ImportStatement(walk, node) {
+      const guarded = walk.tries.some((t) => catchesImportError(walk, t));
+      walk.facts.imports.push(...importedModules(walk.chunk, walk.children(node), guarded));
     },
   },
 };
 
-function guarding(walk: ChunkWalk, body: SyntaxNode): boolean {
-  const statement = body.parent;
-  if (statement?.name !== 'TryStatement' || body.prevSibling?.name !== 'try') return false;
+function catchesImportError(walk: ChunkWalk, statement: SyntaxNode): boolean {
   return exceptHandlers(children(statement)).some(
     (h) => !h.types.length || h.types.some((t) => CATCHES_IMPORT_ERROR.test(walk.chunk.text(t))),
   );

@@ -5,6 +5,7 @@
 import type { SyntaxNode } from '@lezer/common';
 import { importStatementNames } from '../importBindings';
 import { identifiers, NameScope, resolveScopes, type ChunkNames, type ModuleImport } from '../names';
+import { exceptHandlers } from '../statementForms';
 import { SymbolFlag } from '../symbolFlags';
 import { children } from '../syntaxNodes';
 import type { Scope } from './scope';
@@ -18,9 +19,8 @@ interface Names {
   /** Positions of the names bound (walked again as expressions, they are no reads), and of those read. */
   readonly bound: Set<number>;
   readonly read: Set<number>;
-  /** For each open Body: whether it is the body of a `try` that catches NameError. */
-  readonly open: boolean[];
-  guarded: number;
+  /** Whether a try statement (by its start) has a handler that names NameError. */
+  readonly catchesNameError: Map<number, boolean>;
   annotating: number;
   readonly result: {
     -readonly [K in keyof ChunkNames]: ChunkNames[K] extends readonly (infer T)[] ? T[] : ChunkNames[K];
@@ -33,8 +33,7 @@ export const nameBindings: Visitor<Names> = {
     scopes: new Map([[walk.scopes[0], new NameScope('module', undefined)]]),
     bound: new Set(),
     read: new Set(),
-    open: [],
-    guarded: 0,
+    catchesNameError: new Map(),
     annotating: 0,
     result: {
       bound: [],
@@ -57,9 +56,8 @@ export const nameBindings: Visitor<Names> = {
   bind(s, name, flag, scope, how) {
     // Imports are recorded whole (ImportStatement); `del x` reads x.
     if (flag & SymbolFlag.Import || how === 'del' || s.bound.has(name.from)) return;
-    const parent = name.parent!;
     if (updates(name)) read(s, name); // `x += 1` reads x first
-    bindName(s, name, scope, assignsOneName(name, parent) ? 'assign' : 'other');
+    bindName(s, name, scope, assignsOneName(s, name) ? 'assign' : 'other');
   },
   enter: {
     VariableName(s, node) {
@@ -92,18 +90,10 @@ export const nameBindings: Visitor<Names> = {
     },
     TypeDef: annotation,
     StarTypeDef: annotation,
-    Body(s, body) {
-      const guard = catchesNameError(s, body);
-      s.open.push(guard);
-      if (guard) s.guarded++;
-    },
   },
   leave: {
     TypeDef: (s) => void s.annotating--,
     StarTypeDef: (s) => void s.annotating--,
-    Body(s) {
-      if (s.open.pop()) s.guarded--;
-    },
   },
   done(s) {
     const { walk, result } = s;
@@ -119,16 +109,13 @@ export const nameBindings: Visitor<Names> = {
 };
 
 /** `name = …` (not unpacked, not annotated alone) and `name := …`: what unused-local may report. */
-function assignsOneName(name: SyntaxNode, parent: SyntaxNode): boolean {
+function assignsOneName(s: Names, name: SyntaxNode): boolean {
+  const parent = name.parent!;
   if (parent.name === 'NamedExpression') return true;
   if (parent.name === 'ArgList') return name.nextSibling?.name === 'AssignOp'; // `f(x := 1)`
   if (parent.name !== 'AssignStatement') return false;
-  const kids = children(parent);
-  let last = -1;
-  kids.forEach((k, i) => {
-    if (k.name === 'AssignOp') last = i;
-  });
-  return last > 0 && !kids.slice(0, last).some((k) => k.name === ',');
+  const { targets, value } = s.walk.assignment(parent);
+  return value.length > 0 && !targets.some((g) => g.some((k) => k.name === ','));
 }
 
 /** The target of `name op= value` (parenthesised or not). */
@@ -156,7 +143,7 @@ function read(s: Names, node: SyntaxNode): void {
     name,
     start: chunk.rel(node.from),
     end: chunk.rel(node.to),
-    guarded: s.guarded > 0,
+    guarded: s.walk.tries.some((t) => catchesNameError(s, t)),
     annotation: s.annotating > 0,
   });
 }
@@ -209,16 +196,16 @@ function literalNames(s: Names, values: SyntaxNode[]): string[] | null {
   return names;
 }
 
-/** The body of a `try` whose handlers name NameError: its reads may be undefined on purpose. */
-function catchesNameError(s: Names, body: SyntaxNode): boolean {
-  const statement = body.parent;
-  if (statement?.name !== 'TryStatement' || body.prevSibling?.name !== 'try') return false;
-  const cs = children(statement);
-  return cs.some((c, i) => {
-    if (c.name !== 'except') return false;
-    const type = cs[i + 1]?.name === '*' ? cs[i + 2] : cs[i + 1];
-    if (!type || type.name === 'Body') return false;
-    const names = type.name === 'TupleExpression' || type.name === 'ParenthesizedExpression' ? children(type) : [type];
-    return names.some((t) => s.walk.chunk.text(t) === 'NameError');
-  });
+/** A try statement with a handler that names NameError: the reads of its body may fail on purpose. */
+function catchesNameError(s: Names, statement: SyntaxNode): boolean {
+  let known = s.catchesNameError.get(statement.from);
+  if (known === undefined) {
+    const named = (t: SyntaxNode) =>
+      t.name === 'TupleExpression' || t.name === 'ParenthesizedExpression' ? children(t) : [t];
+    known = exceptHandlers(children(statement)).some((h) =>
+      h.types.some((t) => named(t).some((n) => s.walk.chunk.text(n) === 'NameError')),
+    );
+    s.catchesNameError.set(statement.from, known);
+  }
+  return known;
 }

@@ -4,7 +4,7 @@
 import type { SyntaxNode } from '@lezer/common';
 import { matchErrors } from '../matchPatterns';
 import { assignToYield, comparisonLike, exceptHandlers, KEYWORDS } from '../statementForms';
-import { children, describe } from '../syntaxNodes';
+import { children, describe, unparenthesized } from '../syntaxNodes';
 import type { Visitor } from './visitor';
 import type { ChunkWalk } from './walker';
 
@@ -34,8 +34,7 @@ export const syntaxForms: Visitor<Forms> = {
         if (tnodes.some((n) => n.name === ','))
           refuse(walk, span(tnodes), 'only single target (not tuple) can be annotated');
         if (tnodes.length !== 1) continue;
-        let t = tnodes[0];
-        while (t.name === 'ParenthesizedExpression' && t.firstChild?.nextSibling) t = t.firstChild.nextSibling;
+        const t = unparenthesized(tnodes[0]);
         if (t.name === 'TupleExpression') refuse(walk, t, 'only single target (not tuple) can be annotated');
         else if (t.name === 'ArrayExpression') refuse(walk, t, 'only single target (not list) can be annotated');
         else if (t.name !== 'VariableName' && t.name !== 'MemberExpression')
@@ -47,13 +46,7 @@ export const syntaxForms: Visitor<Forms> = {
       const op = kids.findIndex((k) => k.name === 'UpdateOp');
       const targets = kids.slice(0, op).filter((k) => k.name !== '⚠');
       if (targets.length === 1 && !walk.broken(targets[0])) {
-        let t = targets[0];
-        while (
-          t.name === 'ParenthesizedExpression' &&
-          t.firstChild?.nextSibling &&
-          t.firstChild.nextSibling.name !== ')'
-        )
-          t = t.firstChild.nextSibling;
+        const t = unparenthesized(targets[0]);
         if (t.name === 'VariableName' || t.name === 'MemberExpression') return;
         const what =
           t.name === 'TupleExpression' ? 'tuple' : t.name === 'ArrayExpression' ? 'list' : describe(t, walk.chunk.src);

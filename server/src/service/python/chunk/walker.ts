@@ -7,7 +7,7 @@ import type { ChunkFacts } from '../chunkFacts';
 import { checkParameters, type ParameterCheck } from '../parameters';
 import { comprehensionClauses, importedNames } from '../statementForms';
 import { SymbolFlag } from '../symbolFlags';
-import { children, Chunk, COMPREHENSIONS, containsError, firstError, split } from '../syntaxNodes';
+import { children, Chunk, COMPREHENSIONS, containsError, firstError, split, unparenthesized } from '../syntaxNodes';
 import type { Scope } from './scope';
 import { SyntaxProblems } from './syntaxProblems';
 import { dispatchOf, type AnyVisitor, type BindHow, type Dispatch, type Handler, type TargetContext } from './visitor';
@@ -39,6 +39,8 @@ export class ChunkWalk {
   private iterableDepth = 0;
   /** Walking a comprehension's `for` targets. */
   private iterationTarget = false;
+  /** The try statements whose `try:` body holds the walk, innermost last. */
+  private readonly tryStack: SyntaxNode[] = [];
   /** The top-level statement being walked holds a grammar error (else none of its parts does). */
   private inBroken = false;
   /** Each visitor's record for this chunk. */
@@ -88,6 +90,11 @@ export class ChunkWalk {
 
   get atTopLevel(): boolean {
     return this.scopeStack.length === 1;
+  }
+
+  /** The try statements whose `try:` body holds the walk (their handlers guard it), innermost last. */
+  get tries(): readonly SyntaxNode[] {
+    return this.tryStack;
   }
 
   /** Inside a comprehension's iterable expression. */
@@ -185,7 +192,10 @@ export class ChunkWalk {
           if (k.name === 'as' && kids[i + 1])
             if (node.name === 'WithStatement') this.target(kids[i + 1], 'assign');
             else if (kids[i + 1].name === 'VariableName') this.bind(kids[i + 1]);
+          const tryBody = k.name === 'Body' && kids[i - 1]?.name === 'try';
+          if (tryBody) this.tryStack.push(node);
           this.part(k);
+          if (tryBody) this.tryStack.pop();
         });
         break;
       }
@@ -253,8 +263,7 @@ export class ChunkWalk {
       }
       this.expr(g[ann]);
       if (ann !== 1) continue; // `a, b: int` is refused (syntaxForms.ts): no target
-      let t = g[0];
-      while (t.name === 'ParenthesizedExpression' && t.firstChild?.nextSibling) t = t.firstChild.nextSibling;
+      const t = unparenthesized(g[0]);
       if (t.name !== 'VariableName' && t.name !== 'MemberExpression') continue;
       // `name: type` (not parenthesised) is an annotated name of the scope.
       if (t === g[0] && t.name === 'VariableName') this.bind(t, SymbolFlag.Annotated | SymbolFlag.Local);
@@ -268,9 +277,7 @@ export class ChunkWalk {
     const kids = this.children(node);
     const op = kids.findIndex((k) => k.name === 'UpdateOp');
     const targets = kids.slice(0, op).filter((k) => k.name !== '⚠');
-    let t = targets.length === 1 && !this.broken(targets[0]) ? targets[0] : undefined;
-    while (t?.name === 'ParenthesizedExpression' && t.firstChild?.nextSibling && t.firstChild.nextSibling.name !== ')')
-      t = t.firstChild.nextSibling;
+    const t = targets.length === 1 && !this.broken(targets[0]) ? unparenthesized(targets[0]) : undefined;
     if (t?.name === 'VariableName') this.bind(t);
     this.walkChildren(node);
   }
@@ -353,11 +360,6 @@ export class ChunkWalk {
         });
         break;
       }
-      case 'CallExpression':
-        for (const k of children(node))
-          if (k.name === 'ArgList') this.args(k);
-          else this.expr(k);
-        break;
       case 'ArgList':
         this.args(node);
         break;
