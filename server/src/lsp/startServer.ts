@@ -231,7 +231,8 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       return m;
     });
     if (!model || model instanceof ResponseError) return;
-    const publish = (stage: ValidationStage = 'complete'): void => {
+    /** Publishes the set of `stage`; resolves once it is written to the client. */
+    const publish = async (stage: ValidationStage = 'complete'): Promise<void> => {
       const diagnostics = runSafe(connection, `validate ${uri}`, [], undefined, () =>
         service.doValidation(model, stage),
       );
@@ -242,15 +243,14 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
         diagnostics,
         ...(stage === 'complete' ? {} : { partial: true }),
       };
-      void connection.sendDiagnostics(params);
+      await connection.sendDiagnostics(params);
     };
     const opening = justOpened.delete(uri);
     const kept = runtime.analysisCache;
     // A file opened again (also in a new window) starts from its kept analysis: complete at once.
     if (opening && kept && model.adoptPython((source) => kept.get(source))) {
-      publish();
-      // Behind it (after the diagnostics are sent), the syntax tree that keeps edits incremental.
-      immediate(() => {
+      // Behind it (once the diagnostics are written), the syntax tree that keeps edits incremental.
+      void publish().finally(() => {
         const tree = model.treeSteps();
         if (tree)
           runInSlices(tree, stale, 'background').catch((e: unknown) =>
@@ -260,26 +260,30 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       return;
     }
     const python = model.pythonSteps();
-    if (!python) return publish();
+    if (!python) return void publish();
+    const analyse = (): void =>
+      void runInSlices(python, stale).then(
+        (done) => {
+          if (!done) return;
+          const work = model.pythonAnalysisWork;
+          if (work)
+            connection.console.debug(
+              `Python analysis of ${uri}: ${work.analysed} of ${work.chunks} top-level statements analysed, the rest reused`,
+            );
+          void publish();
+          if (opening) keep(model);
+        },
+        (e) => {
+          logFailure(connection, `Python analysis of ${uri}`, e);
+          void publish();
+        },
+      );
     // A file just opened shows its other problems at once, without waiting for the Python analysis
-    // (the parser loads and compiles on the first open); on an edit the last set stays until the new one.
-    if (opening) publish('before-python');
-    runInSlices(python, stale).then(
-      (done) => {
-        if (!done) return;
-        const work = model.pythonAnalysisWork;
-        if (work)
-          connection.console.debug(
-            `Python analysis of ${uri}: ${work.analysed} of ${work.chunks} top-level statements analysed, the rest reused`,
-          );
-        publish();
-        if (opening) keep(model);
-      },
-      (e) => {
-        logFailure(connection, `Python analysis of ${uri}`, e);
-        publish();
-      },
-    );
+    // (the parser loads and compiles on the first open): the analysis starts once that set is written,
+    // since a first slice taken at once would hold the write back behind it (the writer waits for the
+    // event loop). On an edit the last set stays until the new one.
+    if (opening) void publish('before-python').finally(analyse);
+    else analyse();
   }
 
   /** A tests file's cases against the definition beside it: open in the editor, else as on disk. */
