@@ -33,8 +33,13 @@ function compiled(file: string, dir: string): (() => void) | undefined {
       // none yet
     }
     const script = new Script(Module.wrap(source), { filename: file, cachedData });
-    // Made a second after the start, so that the code run by then (`initialize` included) is in it.
-    if (!cachedData || script.cachedDataRejected) setTimeout(() => save(script, dir, cacheFile), 1000).unref();
+    if (!cachedData || script.cachedDataRejected) {
+      // Made a second after the start, so that the code run by then (`initialize` included) is in it,
+      // and made again as the server exits, with the code of that first session's work (validation,
+      // completion, …): code compiled only once a file is open is then read from it too.
+      setTimeout(() => save(script, dir, cacheFile), 1000).unref();
+      process.once('exit', () => save(script, dir, cacheFile));
+    }
     const wrapper = script.runInThisContext() as (
       exports: object,
       require: NodeRequire,

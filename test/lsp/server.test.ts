@@ -1,7 +1,17 @@
 // LSP-level tests: the built server (dist/server.js) driven over stdio by test/lsp/lspClient.ts.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -1142,7 +1152,7 @@ test('a settings change, or closing and opening a document again, does not analy
   }
 });
 
-test('the server starts from a code cache in the directory the client names, made on its first start', async () => {
+test('the server starts from a code cache in the directory the client names, made on its first start and again as it exits', async () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'tooldef-cache-')), 'code-cache');
   const env = { ...process.env, TOOLDEF_CODE_CACHE: dir };
   const caches = () => (existsSync(dir) ? readdirSync(dir) : []);
@@ -1156,13 +1166,18 @@ test('the server starts from a code cache in the directory the client names, mad
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'server-0000000000000000-1.0.cache'), 'stale');
     let client = await LspClient.start({ env });
-    await works(client);
     const deadline = Date.now() + 10_000;
     while (!(caches().length === 1 && caches()[0] !== 'server-0000000000000000-1.0.cache') && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
-    await client.shutdown();
     const [name] = caches();
     assert.match(name ?? caches().join(','), /^server-[0-9a-f]{16}-.+\.cache$/);
+    const atStart = readFileSync(join(dir, name));
+    // A file opened after that compiles the validation's code: the cache made at exit holds it too.
+    await works(client);
+    await client.shutdown();
+    assert.deepEqual(caches(), [name]);
+    const atExit = readFileSync(join(dir, name));
+    assert.ok(atExit.length > atStart.length, `${atExit.length} bytes at exit, ${atStart.length} a second after start`);
     const made = statSync(join(dir, name)).mtimeMs;
 
     // Started from it: V8 accepts it, so it is not written again.
