@@ -253,6 +253,11 @@ const INVALID: [string, number, string][] = [
   ["x = b'\\x1'\n", 1, '(value error) invalid \\x escape at position 0'],
   ["x = f'{!r}'\n", 1, "f-string: expression required before '!'"],
   ["x = f'{ =}'\n", 1, "f-string: expression required before '='"],
+  ["x = f'{=y}'\n", 1, "f-string: expression required before '='"],
+  // `=` ends a field's expression, which CPython compiles (in parentheses) before it looks for the '}'.
+  ["x = f'{x=y}'\n", 1, "f-string: expecting '}'"],
+  ["x = f'{a b=y}'\n", 1, 'f-string: invalid syntax. Perhaps you forgot a comma?'],
+  ['x = f"""\n{\n6\n0="""\n', 3, 'f-string: invalid syntax. Perhaps you forgot a comma?'],
   ['f() = 1\n', 1, "cannot assign to function call here. Maybe you meant '==' instead of '='?"],
   ['if x.a = 3:\n    pass\n', 1, "cannot assign to attribute here. Maybe you meant '==' instead of '='?"],
   ['if x = 3:\n    pass\n', 1, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?"],

@@ -592,7 +592,7 @@ class Lexer {
         // CPython places an f-string's errors after the string (after all strings concatenated).
         if (!(e instanceof Stop) || !e.lexError) throw e;
         const at = this.afterStrings(p);
-        throw new Stop({ ...e.lexError, start: at - 1, end: at, from: start });
+        throw new Stop({ ...e.lexError, start: at - 1, end: at, from: e.lexError.from ?? start });
       }
     }
     this.pos = p;
@@ -747,14 +747,17 @@ class Lexer {
       if (c === C.Colon) break;
       if (c === C.Eq && src.charCodeAt(p + 1) !== C.Eq && !/[=!<>]/.test(src[p - 1] ?? '')) {
         // `{x=}` self-documenting expression: only whitespace may follow before !, : or }.
+        if (!src.slice(exprStart, p).trim())
+          this.fail(start, p + 1, "f-string: expression required before '='", 'parser');
         let k = p + 1;
         while (k < to && /\s/.test(src[k])) k++;
         if (k < to && /[!:}]/.test(src[k])) {
-          if (!src.slice(exprStart, p).trim())
-            this.fail(start, p + 1, "f-string: expression required before '='", 'parser');
           p = k - 1;
           continue;
         }
+        // CPython ends the expression at this '=' and compiles it before it looks for the '}': an
+        // error in the expression (the parser's, before `from`) is the one reported.
+        throw new Stop({ start, end: k + 1, message: "f-string: expecting '}'", kind: 'parser', from: p });
       }
     }
     if (quote) this.fail(start, p, 'f-string: unterminated string', 'parser');

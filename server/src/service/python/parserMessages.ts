@@ -17,6 +17,8 @@ const BRACKETED = new Set([
   'DictionaryExpression',
   'ParenthesizedExpression',
   'ArgList',
+  // CPython 3.11 compiles an f-string field's expression in parentheses.
+  'FormatReplacement',
 ]);
 
 /** Expressions CPython's parser may take for the left side of a mistyped `==`. */
