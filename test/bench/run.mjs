@@ -235,12 +235,21 @@ check(
   `JS heap used ${lsp.afterSessionGc.heapUsedMB.toFixed(1)} MB, external+buffers ${lsp.afterSessionGc.externalMB.toFixed(1)} MB`,
 );
 check('bundle', 'dist/server.js + server-main.js (minified)', bundles.server / 1024, 'KiB', { max: 400 });
+// Issue 17: the server bundle, parser included, ≤ 400 KiB.
+check(
+  'bundle',
+  'the server with its Python parser: dist/server.js, server-main.js, python.js and its parse tables',
+  (bundles.server + bundles.python + pythonTables) / 1024,
+  'KiB',
+  { max: 400 },
+  `python.js ${kb(bundles.python)}, parse tables (data file) ${kb(pythonTables)}`,
+);
 check(
   'bundle',
   'all JavaScript the server may load: dist/server.js, server-main.js and the parts loaded on first use',
   (bundles.server + bundles.python + bundles.tests + bundles.jsonSchema + bundles.outputCheck) / 1024,
   'KiB',
-  { max: 400 },
+  undefined,
   `python.js ${kb(bundles.python)}, tests.js ${kb(bundles.tests)}, jsonSchema.js ${kb(bundles.jsonSchema)}, outputCheck.js ${kb(bundles.outputCheck)}, parse tables (data file) ${kb(pythonTables)}`,
 );
 check('bundle', 'dist/cli.js (minified)', bundles.cli / 1024, 'KiB', undefined);
