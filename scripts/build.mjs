@@ -124,25 +124,35 @@ const browser = {
 
 /**
  * dist/server-main.js is the language server; dist/server.js starts it, from a V8 code cache when
- * the client names a directory for one (server/src/boot.ts), keyed by the hash of server-main.js.
+ * the client names a directory for one (server/src/boot.ts), and loads the parts (`parts`, the build of
+ * dist/python.js, …) the same way: each cache is keyed by the hash of its bundle.
  */
-async function buildServer() {
-  await build({
-    ...common,
-    entryPoints: { 'server-main': 'server/src/server.ts' },
-    outdir: 'dist',
-    minify: true,
-    plugins: [loadApart],
-  });
-  const hash = createHash('sha256')
-    .update(readFileSync(join(root, 'dist/server-main.js')))
-    .digest('hex');
+async function buildServer(parts) {
+  await Promise.all([
+    parts,
+    build({
+      ...common,
+      entryPoints: { 'server-main': 'server/src/server.ts' },
+      outdir: 'dist',
+      minify: true,
+      plugins: [loadApart],
+    }),
+  ]);
+  const hashes = Object.fromEntries(
+    ['server-main', ...Object.keys(APART)].map((name) => [
+      name,
+      createHash('sha256')
+        .update(readFileSync(join(root, 'dist', `${name}.js`)))
+        .digest('hex')
+        .slice(0, 16),
+    ]),
+  );
   await build({
     ...common,
     entryPoints: { server: 'server/src/boot.ts' },
     outdir: 'dist',
     minify: true,
-    define: { MAIN_HASH: JSON.stringify(hash) },
+    define: { BUNDLE_HASHES: JSON.stringify(hashes) },
   });
 }
 
@@ -161,6 +171,17 @@ const common = {
   charset: 'utf8',
   assetNames: '[name]',
 };
+const parts = build({
+  ...common,
+  entryPoints: {
+    python: 'server/src/service/python/index.ts',
+    tests: 'server/src/service/tests/index.ts',
+    jsonSchema: 'server/src/service/jsonSchema/index.ts',
+    outputCheck: 'server/src/engine/llm/check/index.ts',
+  },
+  outdir: 'dist',
+  minify: true,
+});
 await Promise.all([
   build({
     ...common,
@@ -169,17 +190,7 @@ await Promise.all([
     external: ['vscode'],
     plugins: [loadApart],
   }),
-  build({
-    ...common,
-    entryPoints: {
-      python: 'server/src/service/python/index.ts',
-      tests: 'server/src/service/tests/index.ts',
-      jsonSchema: 'server/src/service/jsonSchema/index.ts',
-      outputCheck: 'server/src/engine/llm/check/index.ts',
-    },
-    outdir: 'dist',
-    minify: true,
-  }),
+  parts,
   build({
     ...browser,
     entryPoints: { server: 'server/src/browserServer.ts' },
@@ -198,7 +209,7 @@ await Promise.all([
     external: ['vscode'],
   }),
   // The server and the CLI are always minified: their size is part of the product (start-up, .vsix).
-  buildServer(),
+  buildServer(parts),
   build({
     ...common,
     entryPoints: { cli: 'server/src/cli/main.ts' },

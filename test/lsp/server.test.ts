@@ -1152,52 +1152,66 @@ test('a settings change, or closing and opening a document again, does not analy
   }
 });
 
-test('the server starts from a code cache in the directory the client names, made on its first start and again as it exits', async () => {
+test('the server and its Python analysis start from code caches in the directory the client names, made on a first start', async () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'tooldef-cache-')), 'code-cache');
   const env = { ...process.env, TOOLDEF_CODE_CACHE: dir };
-  const caches = () => (existsSync(dir) ? readdirSync(dir) : []);
+  const caches = () => (existsSync(dir) ? readdirSync(dir).sort() : []);
+  const cacheOf = (bundle: string) => caches().find((n) => n.startsWith(`${bundle}-`));
+  const stale = 'server-main-0000000000000000-1.0.cache';
   const works = async (client: LspClient) => {
-    const u = uri('cached.json');
-    await client.open(u, llmTool({ prompt: 'Summarise {{txet}}.' }));
-    assert.ok((await client.waitForDiagnostics(u)).some((d) => d.code === 'unknown-placeholder'));
+    const llm = uri('cached.json');
+    await client.open(llm, llmTool({ prompt: 'Summarise {{txet}}.' }));
+    assert.ok((await client.waitForDiagnostics(llm)).some((d) => d.code === 'unknown-placeholder'));
+    // The Python analysis (dist/python.js, loaded on first use) runs from its cache as well.
+    const smart = uri('cached-smart.json');
+    await client.open(smart, smartToolText('def execute(variables):\n    return nme\n'));
+    assert.ok((await client.waitForDiagnostics(smart)).some((d) => d.code === 'undefined-name'));
   };
+  const until = async (done: () => boolean) => {
+    const deadline = Date.now() + 10_000;
+    while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  };
+  let client: LspClient | undefined;
   try {
     // A cache of another build is removed when the new one is written.
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'server-0000000000000000-1.0.cache'), 'stale');
-    let client = await LspClient.start({ env });
-    const deadline = Date.now() + 10_000;
-    while (!(caches().length === 1 && caches()[0] !== 'server-0000000000000000-1.0.cache') && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
-    const [name] = caches();
-    assert.match(name ?? caches().join(','), /^server-[0-9a-f]{16}-.+\.cache$/);
-    const atStart = readFileSync(join(dir, name));
-    // A file opened after that compiles the validation's code: the cache made at exit holds it too.
+    writeFileSync(join(dir, stale), 'stale');
+    client = await LspClient.start({ env });
+    await until(() => caches().length === 1 && caches()[0] !== stale);
+    const main = cacheOf('server-main')!;
+    assert.match(main ?? caches().join(','), /^server-main-[0-9a-f]{16}-.+\.cache$/);
+    const atStart = readFileSync(join(dir, main));
+    // Files opened after that compile the validation's code: the cache made at exit holds it too.
     await works(client);
     await client.shutdown();
-    assert.deepEqual(caches(), [name]);
-    const atExit = readFileSync(join(dir, name));
+    const python = cacheOf('python')!;
+    assert.match(python ?? caches().join(','), /^python-[0-9a-f]{16}-.+\.cache$/);
+    assert.deepEqual(caches(), [python, main]);
+    const atExit = readFileSync(join(dir, main));
     assert.ok(atExit.length > atStart.length, `${atExit.length} bytes at exit, ${atStart.length} a second after start`);
-    const made = statSync(join(dir, name)).mtimeMs;
+    const made = caches().map((n) => statSync(join(dir, n)).mtimeMs);
 
-    // Started from it: V8 accepts it, so it is not written again.
+    // Started from them: V8 accepts both, so neither is written again.
     client = await LspClient.start({ env });
     await works(client);
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 1300));
     await client.shutdown();
-    assert.deepEqual(caches(), [name]);
-    assert.equal(statSync(join(dir, name)).mtimeMs, made);
+    assert.deepEqual(caches(), [python, main]);
+    assert.deepEqual(
+      caches().map((n) => statSync(join(dir, n)).mtimeMs),
+      made,
+    );
 
     // A cache V8 rejects (another V8, flags, a damaged file) is written anew; the server starts anyway.
-    writeFileSync(join(dir, name), Buffer.alloc(4096, 7));
+    for (const name of [main, python]) writeFileSync(join(dir, name), Buffer.alloc(4096, 7));
     client = await LspClient.start({ env });
     await works(client);
-    const again = Date.now() + 10_000;
-    while (statSync(join(dir, name)).size === 4096 && Date.now() < again) await new Promise((r) => setTimeout(r, 20));
+    await until(() => caches().every((n) => statSync(join(dir, n)).size !== 4096));
     await client.shutdown();
-    assert.notEqual(statSync(join(dir, name)).size, 4096);
+    for (const name of [main, python]) assert.notEqual(statSync(join(dir, name)).size, 4096, name);
     assert.deepEqual(client.exitStatus, { code: 0, signal: null });
   } finally {
+    await client?.dispose(); // a failed assertion leaves it running
     rmSync(dirname(dir), { recursive: true, force: true });
   }
 });
