@@ -105,10 +105,7 @@ class Server {
     analysisCache?: string,
   ): Promise<{ server: Server; initializeMs: number }> {
     // As the extension starts it (client/src/serverEnvironment.ts).
-    const hook = [
-      ...SERVER_NODE_ARGS,
-      ...(gcHook ? ['--expose-gc', '-r', join(root, 'test/bench/gc-preload.cjs')] : []),
-    ];
+    const hook = [...SERVER_NODE_ARGS, ...(gcHook ? ['-r', join(root, 'test/bench/gc-preload.cjs')] : [])];
     // e.g. TOOLDEF_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=out/bench/prof" to profile the servers.
     hook.push(...(process.env.TOOLDEF_BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean));
     const t0 = performance.now();
