@@ -1,7 +1,7 @@
 // Builds everything into dist/ (bundles) and out/ (tests): `node scripts/build.mjs [--production]`.
 import { build } from 'esbuild';
 import { chmodSync, mkdirSync, writeFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -171,14 +171,12 @@ const common = {
   charset: 'utf8',
   assetNames: '[name]',
 };
+// The parts, each from the index.ts beside its load.ts.
 const parts = build({
   ...common,
-  entryPoints: {
-    python: 'server/src/service/python/index.ts',
-    tests: 'server/src/service/tests/index.ts',
-    jsonSchema: 'server/src/service/jsonSchema/index.ts',
-    outputCheck: 'server/src/engine/llm/check/index.ts',
-  },
+  entryPoints: Object.fromEntries(
+    Object.entries(APART).map(([name, load]) => [name, join('server', 'src', dirname(load), 'index.ts')]),
+  ),
   outdir: 'dist',
   minify: true,
 });
