@@ -15,6 +15,12 @@ export function cursor(fixture: string): { text: string; offset: number } {
   return { text: fixture.slice(0, offset) + fixture.slice(offset + 1), offset };
 }
 
+/** Waits until `condition` holds or `timeoutMs` has passed; the caller asserts what it then finds. */
+export async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+}
+
 export interface Fixture {
   readonly service: LanguageService;
   readonly model: ToolModel;

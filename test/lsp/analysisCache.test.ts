@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { smartTool } from '../helpers';
+import { smartTool, until } from '../helpers';
 import { LspClient } from './lspClient';
 
 /** Long enough to be kept (MIN_KEPT_LENGTH): 400 functions, an unused import and a misspelt name. */
@@ -25,10 +25,6 @@ function entries(dir: string): string[] {
   for (const build of readdirSync(dir))
     for (const name of readdirSync(join(dir, build))) if (name.endsWith('.json')) out.push(join(dir, build, name));
   return out;
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((r) => setTimeout(r, 10));
 }
 
 const codes = (ds: readonly Diagnostic[]) => ds.map((d) => d.code).sort();
@@ -61,7 +57,7 @@ describe('kept Python analyses across servers', () => {
     await first.open(uri, TEXT);
     const cold = await first.waitForDiagnostics(uri);
     assert.deepEqual(codes(cold), ['undefined-name', 'unused-import']);
-    await until(() => readdirSync(dir).length > 0 && entries(dir).length === 1);
+    await until(() => readdirSync(dir).length > 0 && entries(dir).length === 1, 30_000);
 
     const second = await start();
     await second.open(uri, TEXT);

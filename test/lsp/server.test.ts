@@ -34,7 +34,7 @@ import type {
   TextEdit,
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
-import { cursor, llmTool, smartTool } from '../helpers';
+import { cursor, llmTool, smartTool, until } from '../helpers';
 import { LspClient, repoRoot } from './lspClient';
 
 // ---------------------------------------------------------------------------------------------
@@ -865,8 +865,7 @@ test('smart tools on disk are analysed while idle, so opening one reuses that an
   const client = await LspClient.start({ workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'tools' }] });
   try {
     const logged = (pattern: RegExp) => client.log.find((l) => pattern.test(l.message));
-    const deadline = Date.now() + 60_000;
-    while (!logged(/warmed up in \d+ ms/) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until(() => !!logged(/warmed up in \d+ ms/), 60_000);
     assert.match(
       logged(/ahead of opening/)?.message ?? client.log.map((l) => l.message).join('\n'),
       /^Analysed 2 smart tools \(8006 lines of Python\) of the workspace ahead of opening in \d+ ms$/,
@@ -918,12 +917,11 @@ test('smart tools created or changed on disk after start-up are analysed ahead t
   const client = await LspClient.start({ workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'tools' }] });
   try {
     const logs = (pattern: RegExp) => client.log.filter((l) => pattern.test(l.message)).map((l) => l.message);
-    const until = async (what: () => boolean) => {
-      const deadline = Date.now() + 60_000;
-      while (!what() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const settled = async (what: () => boolean) => {
+      await until(what, 60_000);
       assert.ok(what(), client.log.map((l) => l.message).join('\n'));
     };
-    await until(() => logs(/warmed up in \d+ ms/).length > 0);
+    await settled(() => logs(/warmed up in \d+ ms/).length > 0);
     const file = join(folder, 'delta.json');
     const u = pathToFileURL(file).href;
     const open = async (text: string) => {
@@ -936,7 +934,7 @@ test('smart tools created or changed on disk after start-up are analysed ahead t
     // Created outside the editor (VS Code's watcher reports it): analysed while idle.
     writeFileSync(file, tool('nmae'));
     await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: u, type: 1 }] });
-    await until(() => logs(/changed on disk ahead of opening/).length === 1);
+    await settled(() => logs(/changed on disk ahead of opening/).length === 1);
     assert.match(
       logs(/changed on disk/)[0],
       /^Analysed 1 smart tool \(4003 lines of Python\) changed on disk ahead of opening in \d+ ms$/,
@@ -953,7 +951,7 @@ test('smart tools created or changed on disk after start-up are analysed ahead t
     // Changed on disk while closed: analysed again from the kept tree, then opened at once.
     writeFileSync(file, tool('name'));
     await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: u, type: 2 }] });
-    await until(() => logs(/changed on disk ahead of opening/).length === 2);
+    await settled(() => logs(/changed on disk ahead of opening/).length === 2);
     const changed = await open(tool('name'));
     assert.deepEqual(changed.codes, []);
     assert.deepEqual(
@@ -990,9 +988,7 @@ test("a workspace file opened under VS Code's spelling of its URI is the same fi
   writeFileSync(join(folder, 'same.json'), text);
   const client = await LspClient.start({ workspaceFolders: [{ uri: pathToFileURL(folder).href, name: 'tools' }] });
   try {
-    const deadline = Date.now() + 60_000;
-    while (!client.log.some((l) => /warmed up in \d+ ms/.test(l.message)) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
+    await until(() => client.log.some((l) => /warmed up in \d+ ms/.test(l.message)), 60_000);
     assert.match(client.log.find((l) => /ahead of opening/.test(l.message))?.message ?? '', /^Analysed 1 smart tool /);
     const vscodeUri = 'file://' + join(folder, 'same.json').split('/').map(encodeURIComponent).join('/');
     assert.notEqual(vscodeUri, pathToFileURL(join(folder, 'same.json')).href);
@@ -1167,17 +1163,13 @@ test('the server and its Python analysis start from code caches in the directory
     await client.open(smart, smartToolText('def execute(variables):\n    return nme\n'));
     assert.ok((await client.waitForDiagnostics(smart)).some((d) => d.code === 'undefined-name'));
   };
-  const until = async (done: () => boolean) => {
-    const deadline = Date.now() + 10_000;
-    while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  };
   let client: LspClient | undefined;
   try {
     // A cache of another build is removed when the new one is written.
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, stale), 'stale');
     client = await LspClient.start({ env });
-    await until(() => caches().length === 1 && caches()[0] !== stale);
+    await until(() => caches().length === 1 && caches()[0] !== stale, 10_000);
     const main = cacheOf('server-main')!;
     assert.match(main ?? caches().join(','), /^server-main-[0-9a-f]{16}-.+\.cache$/);
     const atStart = readFileSync(join(dir, main));
@@ -1206,7 +1198,7 @@ test('the server and its Python analysis start from code caches in the directory
     for (const name of [main, python]) writeFileSync(join(dir, name), Buffer.alloc(4096, 7));
     client = await LspClient.start({ env });
     await works(client);
-    await until(() => caches().every((n) => statSync(join(dir, n)).size !== 4096));
+    await until(() => caches().every((n) => statSync(join(dir, n)).size !== 4096), 10_000);
     await client.shutdown();
     for (const name of [main, python]) assert.notEqual(statSync(join(dir, name)).size, 4096, name);
     assert.deepEqual(client.exitStatus, { code: 0, signal: null });
